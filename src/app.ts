@@ -1,0 +1,67 @@
+// buildApp: the HTTP application, never listening itself (tests use inject; src/cli/serve.ts listens).
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import type { TokenVerifier } from './auth/tokens.ts';
+import { authenticate } from './http/auth.ts';
+import { registerErrorHandling } from './http/error-handler.ts';
+import { openApiDocument } from './http/openapi.ts';
+import { eventRoutes } from './http/routes/events.ts';
+import { operationRoutes } from './http/routes/operations.ts';
+import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
+import type { EventStore } from './store/store.ts';
+
+export interface AppOptions {
+  store: EventStore;
+  tokens: TokenVerifier;
+  wire: WireFormat;
+  cacheMaxAgeSeconds: number;
+  bodyLimitBytes: number;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const API_PREFIXES = ['/v3', '/api/v3'];
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: true,
+  });
+  // Requests are validated by src/http/request-reader.ts with the same schemas (it also maps
+  // spellings and aliases first), and responses are written by src/shape, whose key order and
+  // wire types the official clients depend on. The route schemas document both in /openapi.json.
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', WIRE_FORMAT_HEADER],
+    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id'],
+    maxAge: 86400,
+  });
+  await app.register(swagger, { openapi: openApiDocument() });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(operationRoutes, { store: options.store });
+
+  for (const prefix of API_PREFIXES) {
+    await app.register(
+      async (api) => {
+        api.addHook('onRequest', authenticate(options.tokens));
+        await api.register(eventRoutes, { store: options.store, defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+      },
+      { prefix },
+    );
+  }
+  return app;
+}

@@ -1,0 +1,70 @@
+// The only reader of process.env. Every CLI option has an environment variable; a flag given on
+// the command line wins over the variable, which wins over the default.
+import { isWireFormat, type WireFormat } from './shape/wire.ts';
+
+export interface ServerConfig {
+  dbPath: string;
+  host: string;
+  port: number;
+  tokensPath: string;
+  wire: WireFormat;
+  /** Browsers may reuse a GET list response this long; set it to how often data is loaded. */
+  cacheMaxAgeSeconds: number;
+  bodyLimitBytes: number;
+  /** 0 disables the limit. */
+  queryTimeoutMs: number;
+  logLevel: string;
+}
+
+/** Option name -> environment variable and default. */
+export const OPTIONS = {
+  db: { env: 'VESSEL_EVENTS_DB', default: 'data/events.duckdb', help: 'database file' },
+  host: { env: 'VESSEL_EVENTS_HOST', default: '127.0.0.1', help: 'address to listen on' },
+  port: { env: 'VESSEL_EVENTS_PORT', default: '8080', help: 'port to listen on' },
+  tokens: { env: 'VESSEL_EVENTS_TOKENS', default: 'data/tokens.json', help: 'tokens file' },
+  wire: { env: 'VESSEL_EVENTS_WIRE', default: 'spec', help: 'default wire format: spec or gfw' },
+  'cache-max-age': { env: 'VESSEL_EVENTS_CACHE_MAX_AGE', default: '3600', help: 'seconds browsers may cache GET lists' },
+  'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
+  'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
+  'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
+  events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
+  seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
+  version: { env: 'VESSEL_EVENTS_VERSION', default: '', help: 'version tag of the load (default vYYYYMMDD)' },
+  dataset: { env: 'VESSEL_EVENTS_DATASET', default: '', help: 'kind of every row: fishing, encounter, loitering, port_visit, gap' },
+} as const;
+export type OptionName = keyof typeof OPTIONS;
+
+/** Value of an option: the flag, else its environment variable, else the default. */
+export function option(name: OptionName, flags: Record<string, string | boolean | string[] | undefined>): string {
+  const flag = flags[name];
+  if (typeof flag === 'string') return flag;
+  return process.env[OPTIONS[name].env] ?? OPTIONS[name].default;
+}
+
+export class ConfigError extends Error {}
+
+function integer(name: OptionName, text: string, min: number): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new ConfigError(`--${name} (${OPTIONS[name].env}) must be an integer >= ${min}, got "${text}"`);
+  return n;
+}
+
+export function serverConfig(flags: Record<string, string | boolean | string[] | undefined>): ServerConfig {
+  const wire = option('wire', flags);
+  if (!isWireFormat(wire)) throw new ConfigError(`--wire (${OPTIONS.wire.env}) must be spec or gfw, got "${wire}"`);
+  return {
+    dbPath: option('db', flags),
+    host: option('host', flags),
+    port: integer('port', option('port', flags), 0),
+    tokensPath: option('tokens', flags),
+    wire,
+    cacheMaxAgeSeconds: integer('cache-max-age', option('cache-max-age', flags), 0),
+    bodyLimitBytes: integer('body-limit', option('body-limit', flags), 1024),
+    queryTimeoutMs: integer('query-timeout', option('query-timeout', flags), 0),
+    logLevel: option('log-level', flags),
+  };
+}
+
+export function integerOption(name: OptionName, flags: Record<string, string | boolean | string[] | undefined>, min: number): number {
+  return integer(name, option(name, flags), min);
+}

@@ -1,0 +1,87 @@
+// The demo fleet: vessels with stable identity (decisions: ids `9hex-4hex-4hex-4hex-12hex`,
+// 9-digit ssvid whose MID matches the flag), flags and types skewed as in the public data.
+import type { Random } from './random.ts';
+import type { SourceVessel } from '../record.ts';
+
+export interface Ground {
+  name: string;
+  lat: number;
+  lon: number;
+  /** Half-width of the area, degrees. */
+  spread: number;
+  /** Flags that fish here, with weights. */
+  flags: readonly (readonly [string, number])[];
+}
+
+// Real fishing grounds, centred at sea. Positions are drawn within `spread` degrees of the centre.
+export const GROUNDS: readonly Ground[] = [
+  { name: 'Senegal shelf', lat: 13.9, lon: -18.1, spread: 0.5, flags: [['CHN', 5], ['SEN', 4], ['ESP', 2], ['KOR', 1]] },
+  { name: 'Mauritania shelf', lat: 19.6, lon: -17.6, spread: 0.5, flags: [['CHN', 4], ['RUS', 2], ['ESP', 2], ['MRT', 2]] },
+  { name: 'East China Sea', lat: 29.0, lon: 124.2, spread: 0.9, flags: [['CHN', 10], ['TWN', 2], ['KOR', 2]] },
+  { name: 'NW Pacific squid grounds', lat: 40.5, lon: 155.0, spread: 3, flags: [['CHN', 6], ['TWN', 3], ['JPN', 2], ['RUS', 1]] },
+  { name: 'Argentine shelf edge', lat: -45.8, lon: -59.8, spread: 1, flags: [['CHN', 5], ['ARG', 3], ['ESP', 2], ['KOR', 2], ['TWN', 2]] },
+  { name: 'SE Pacific off Peru', lat: -16.0, lon: -83.0, spread: 2, flags: [['CHN', 8], ['PER', 2], ['KOR', 1]] },
+  { name: 'Western Indian Ocean', lat: -4.5, lon: 57.5, spread: 1.5, flags: [['ESP', 4], ['FRA', 2], ['TWN', 3], ['SYC', 1]] },
+  { name: 'Western Central Pacific', lat: 0.5, lon: 173.5, spread: 3, flags: [['TWN', 4], ['KOR', 3], ['USA', 2], ['JPN', 2], ['CHN', 3]] },
+  { name: 'Bay of Biscay', lat: 45.0, lon: -4.5, spread: 0.6, flags: [['ESP', 6], ['FRA', 4]] },
+  { name: 'Barents Sea', lat: 72.5, lon: 35.0, spread: 2, flags: [['RUS', 6], ['NOR', 5]] },
+  { name: 'Bering Sea', lat: 57.0, lon: -171.0, spread: 1.5, flags: [['USA', 6], ['RUS', 2]] },
+  { name: 'South China Sea', lat: 12.5, lon: 113.5, spread: 1.2, flags: [['CHN', 8], ['VNM', 3]] },
+];
+
+// Maritime Identification Digits per flag (first three digits of the ssvid).
+const MIDS: Record<string, string[]> = {
+  CHN: ['412', '413', '414'], TWN: ['416'], JPN: ['431', '432'], KOR: ['440', '441'], ESP: ['224', '225'],
+  RUS: ['273'], USA: ['338', '366', '367'], SEN: ['663'], MRT: ['654'], ARG: ['701'], PER: ['760'],
+  FRA: ['226', '227'], SYC: ['664'], NOR: ['257', '258'], VNM: ['574'], PAN: ['351', '352'], LBR: ['636'],
+};
+
+// Types as in the public data: fishing dominant, then carriers, support, cargo, bunker, others.
+const TYPES: readonly (readonly [string, number])[] = [
+  ['fishing', 80], ['carrier', 7], ['support', 4], ['cargo', 4], ['bunker', 2], ['other', 2], ['passenger', 0.5], ['research', 0.5],
+];
+const GEAR_TYPES = ['trawlers', 'drifting_longlines', 'squid_jigger', 'tuna_purse_seines', 'set_gillnets', 'pole_and_line', 'pots_and_traps'];
+const NAME_WORDS: Record<string, string[]> = {
+  CHN: ['ZHE LING YU', 'LU RONG YUAN YU', 'FU YUAN YU', 'ZHOU YU'], TWN: ['SHUN FA', 'JIN CHANG', 'HSIANG'],
+  JPN: ['MARU', 'SHINSEI MARU', 'FUKUYOSHI MARU'], KOR: ['OYANG', 'DONG WON', 'SAJO'], ESP: ['NUEVO', 'PLAYA DE', 'ALBACORA'],
+  RUS: ['KAPITAN', 'ADMIRAL', 'OSTROV'], USA: ['PACIFIC', 'NORTHERN', 'ALASKA'],
+};
+export const AUTHORIZING_RFMOS = ['ICCAT', 'IOTC', 'WCPFC', 'IATTC', 'SPRFMO', 'NPFC', 'CCSBT'];
+
+export interface DemoVessel extends SourceVessel {
+  ground: Ground;
+  /** Relative activity: a few vessels are very active. */
+  activity: number;
+}
+
+export function makeVesselId(random: Random): string {
+  return `${random.hex(9)}-${random.hex(4)}-${random.hex(4)}-${random.hex(4)}-${random.hex(12)}`;
+}
+
+export function makeFleet(random: Random, size: number): DemoVessel[] {
+  const fleet: DemoVessel[] = [];
+  for (let i = 0; i < size; i++) {
+    const ground = random.pick(GROUNDS);
+    // 2 % carry no flag and a malformed ssvid, as in the public data.
+    const malformed = random.chance(0.02);
+    const flag = malformed ? null : random.weighted(ground.flags);
+    const type = random.weighted(TYPES);
+    const ssvid = malformed ? String(random.int(1000, 99999999)) : `${random.pick(MIDS[flag!] ?? ['999'])}${String(random.int(0, 999999)).padStart(6, '0')}`;
+    const words = NAME_WORDS[flag ?? ''] ?? ['OCEAN', 'STAR', 'SEA'];
+    fleet.push({
+      id: makeVesselId(random),
+      ssvid,
+      name: `${random.pick(words)} ${random.int(1, 999)}`,
+      flag,
+      type,
+      gear_type: type === 'fishing' ? random.pick(GEAR_TYPES) : null,
+      public_authorizations: random
+        .pick([[], ['ICCAT'], ['IOTC'], ['WCPFC'], ['WCPFC', 'IATTC'], ['SPRFMO'], ['NPFC'], ['ICCAT', 'IOTC']])
+        .map((rfmo) => ({ has_publicly_listed_authorization: random.weighted<boolean | string>([[true, 70], [false, 25], ['pending', 5]]), rfmo })),
+      next_port: null,
+      ground,
+      activity: random.logNormal(1, 1.1),
+    });
+  }
+  return fleet;
+}

@@ -1,0 +1,71 @@
+// The stored form of one entry: typed columns for everything a filter, sort or response needs,
+// plus the source `event_info` and `event_vessels` strings exactly as loaded.
+import type { EventKind } from '../query/kinds.ts';
+
+/** `regions` members (interface 2.2), their published-row keys and their column names. */
+export const REGION_MEMBERS = [
+  { member: 'eez', source: 'eez', column: 'eez' },
+  { member: 'eez12Nm', source: 'eez12nm', column: 'eez12nm' },
+  { member: 'fao', source: 'fao', column: 'fao' },
+  { member: 'majorFao', source: 'major_fao', column: 'major_fao' },
+  { member: 'highSeas', source: 'high_seas', column: 'high_seas' },
+  { member: 'mpa', source: 'mpa', column: 'mpa' },
+  { member: 'mpaNoTake', source: 'mpa_no_take', column: 'mpa_no_take' },
+  { member: 'mpaNoTakePartial', source: 'mpa_no_take_partial', column: 'mpa_no_take_partial' },
+  { member: 'rfmo', source: 'rfmo', column: 'rfmo' },
+] as const;
+export type RegionMember = (typeof REGION_MEMBERS)[number]['member'];
+export type Regions = Record<RegionMember, string[]>;
+
+/** `distances` members (interface 2.3), which are also the published-row keys in snake_case. */
+export const DISTANCE_FIELDS = [
+  { member: 'startDistanceFromShoreKm', source: 'start_distance_from_shore_km' },
+  { member: 'endDistanceFromShoreKm', source: 'end_distance_from_shore_km' },
+  { member: 'startDistanceFromPortKm', source: 'start_distance_from_port_km' },
+  { member: 'endDistanceFromPortKm', source: 'end_distance_from_port_km' },
+] as const;
+export type DistanceMember = (typeof DISTANCE_FIELDS)[number]['member'];
+
+export interface EventRecord {
+  id: string;
+  kind: EventKind;
+  vesselId: string;
+  segId: string | null;
+  startMs: number;
+  /** null while the event is open (a gap whose AIS is not back on yet). */
+  endMs: number | null;
+  lat: number;
+  lon: number;
+  lonMin: number;
+  latMin: number;
+  lonMax: number;
+  latMax: number;
+  regions: Regions;
+  distances: Record<DistanceMember, number | null>;
+  vesselSsvid: string | null;
+  vesselName: string | null;
+  vesselFlag: string | null;
+  /** Lower case, e.g. `fishing`, `carrier`. */
+  vesselType: string | null;
+  vesselGearType: string | null;
+  // Derived from event_info / event_vessels at load time so filters read plain columns.
+  nextPortId: string | null;
+  encounterType: string | null;
+  portVisitConfidence: number | null;
+  portId: string | null;
+  gapIntentional: boolean | null;
+  eventInfo: string;
+  eventVessels: string;
+}
+
+/** One element of `event_vessels` (snake_case source layout). */
+export interface SourceVessel {
+  id: string;
+  ssvid?: string | null;
+  name?: string | null;
+  flag?: string | null;
+  type?: string | null;
+  gear_type?: string | null;
+  public_authorizations?: { has_publicly_listed_authorization: boolean | string | null; rfmo: string }[] | null;
+  next_port?: { id: string; name?: string | null; flag?: string | null } | null;
+}

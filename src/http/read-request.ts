@@ -1,0 +1,37 @@
+// One call per handler: read the query string and/or body into canonical values, validate them
+// against the route's schemas, and fail with every problem at once.
+import type { FastifyRequest } from 'fastify';
+import type { Static, TObject } from '@sinclair/typebox';
+import { ProblemCollector } from '../query/errors.ts';
+import type { Spelling } from '../query/normalize.ts';
+import { readBody, readQueryString, validateAgainst } from './request-reader.ts';
+
+export interface ReadRequest<Q extends TObject, B extends TObject> {
+  query: Static<Q>;
+  body: Static<B>;
+  spelling: Spelling;
+}
+
+export function readRequest<Q extends TObject, B extends TObject = TObject>(
+  request: FastifyRequest,
+  schemas: { query: Q; body?: B },
+): ReadRequest<Q, B> {
+  const problems = new ProblemCollector();
+  const operation = `${request.method} ${request.routeOptions.url ?? ''}`;
+  const rawUrl = request.raw.url ?? '';
+  const question = rawUrl.indexOf('?');
+  const query = readQueryString(question === -1 ? '' : rawUrl.slice(question + 1), schemas.query, problems, operation);
+  validateAgainst(schemas.query, query, problems);
+  let body = { values: {} as Record<string, unknown>, spelled: new Map<string, string>() };
+  if (schemas.body) {
+    body = readBody(request.body, schemas.body, problems, operation);
+    validateAgainst(schemas.body, body, problems);
+  }
+  problems.throwIfAny();
+  const spelled = new Map([...query.spelled, ...body.spelled]);
+  return {
+    query: query.values as Static<Q>,
+    body: body.values as Static<B>,
+    spelling: (name) => spelled.get(name) ?? name,
+  };
+}

@@ -1,0 +1,162 @@
+// parse*: wire syntax. A GET query string and a POST body are both rewritten into the canonical
+// body shape (camelCase names, arrays as arrays), then validated against the route's TypeBox
+// schema. Every problem becomes one message naming the parameter as the client spelled it.
+import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { canonicalParameterName, hasIndexSuffix, NOT_YET_SUPPORTED } from '../query/parameters.ts';
+import { ProblemCollector } from '../query/errors.ts';
+
+const Ajv = AjvModule.default ?? AjvModule;
+// coerceTypes 'array': "240" -> 240, "true" -> true, [true] -> true, "CHN" -> ["CHN"] (decisions section 2).
+const ajv = new Ajv({ coerceTypes: 'array', allErrors: true, strict: false, useDefaults: false });
+const compiled = new WeakMap<TSchema, ValidateFunction>();
+
+export interface CanonicalRequest {
+  values: Record<string, unknown>;
+  /** Canonical name -> the spelling the client used. */
+  spelled: Map<string, string>;
+}
+
+type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; pattern?: string; 'x-expected'?: string };
+
+function propertySchema(schema: TObject, name: string): Schema | undefined {
+  return schema.properties[name] as Schema | undefined;
+}
+
+function isArrayProperty(s: Schema): boolean {
+  return s.type === 'array';
+}
+
+/** GET: `flags=CHN&flags=ESP`, `flags=CHN,ESP` and `flags[0]=CHN&flags%5B1%5D=ESP` all mean the same. */
+export function readQueryString(rawQuery: string, schema: TObject, problems: ProblemCollector, operation: string): CanonicalRequest {
+  const values: Record<string, unknown> = {};
+  const spelled = new Map<string, string>();
+  for (const [spelling, value] of new URLSearchParams(rawQuery)) {
+    const name = canonicalParameterName(spelling);
+    const prop = propertySchema(schema, name);
+    if (!prop) {
+      rejectUnknown(spelling, name, problems, operation);
+      continue;
+    }
+    if (!spelled.has(name)) spelled.set(name, spelling.replace(/\[\d*\]$/, ''));
+    if (isArrayProperty(prop)) {
+      const list = (values[name] as string[] | undefined) ?? [];
+      // Commas split plain values; an indexed element is one value even if it holds a comma.
+      list.push(...(hasIndexSuffix(spelling) ? [value] : value.split(',')).map((v) => v.trim()).filter((v) => v !== ''));
+      values[name] = list;
+    } else if (name in values && values[name] !== value) {
+      problems.add(spelled.get(name)!, `${spelled.get(name)} is given more than once with different values`);
+    } else {
+      values[name] = value;
+    }
+  }
+  return { values, spelled };
+}
+
+/** POST bodies: camelCase and hyphenated spellings of one member must not disagree. */
+export function readBody(body: unknown, schema: TObject, problems: ProblemCollector, operation: string): CanonicalRequest {
+  const values: Record<string, unknown> = {};
+  const spelled = new Map<string, string>();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    problems.add('body', 'the request body must be a JSON object, e.g. {"datasets":["public-global-fishing-events:latest"]}');
+    return { values, spelled };
+  }
+  for (const [spelling, value] of Object.entries(body)) {
+    const name = canonicalParameterName(spelling);
+    if (!propertySchema(schema, name)) {
+      rejectUnknown(spelling, name, problems, operation);
+      continue;
+    }
+    if (name in values && JSON.stringify(values[name]) !== JSON.stringify(value)) {
+      problems.add(spelling, `${spelling} and ${spelled.get(name)} are the same parameter and disagree`);
+      continue;
+    }
+    spelled.set(name, spelling);
+    values[name] = value;
+  }
+  return { values, spelled };
+}
+
+function rejectUnknown(spelling: string, name: string, problems: ProblemCollector, operation: string): void {
+  const shown = spelling.replace(/\[\d*\]$/, '');
+  if (NOT_YET_SUPPORTED.has(name)) {
+    problems.add(shown, `${shown} is not supported by this server yet; remove it rather than get a wider result than asked for`);
+  } else {
+    problems.add(shown, `${shown} is not a parameter of ${operation}; see /openapi.json for the accepted parameters`);
+  }
+}
+
+/** Enum values are matched case-insensitively; `start` and ` start` (a `+` decoded as space) mean `+start`. */
+function canonicalEnumValue(schema: Schema, value: unknown): unknown {
+  if (!schema.enum || typeof value !== 'string') return value;
+  const wanted = value.trim().toUpperCase();
+  return (
+    schema.enum.find((e) => e.toUpperCase() === wanted) ??
+    schema.enum.find((e) => e.toUpperCase() === `+${wanted}`) ??
+    value
+  );
+}
+
+function canonicalEnums(schema: TObject, values: Record<string, unknown>): void {
+  for (const [name, value] of Object.entries(values)) {
+    const prop = propertySchema(schema, name)!;
+    if (isArrayProperty(prop) && Array.isArray(value) && prop.items) {
+      values[name] = value.map((v) => canonicalEnumValue(prop.items!, v));
+    } else {
+      values[name] = canonicalEnumValue(prop, value);
+    }
+  }
+}
+
+/** Checks values against the schema (coercing as decisions section 2 allows); adds one message per bad parameter. */
+export function validateAgainst(schema: TObject, request: CanonicalRequest, problems: ProblemCollector): void {
+  canonicalEnums(schema, request.values);
+  let validate = compiled.get(schema);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(schema, validate);
+  }
+  // Ajv coerces in place; messages quote the values as the client sent them.
+  const asSent = structuredClone(request.values);
+  if (validate(request.values)) return;
+  const reported = new Set<string>();
+  for (const error of validate.errors ?? []) {
+    const name = topLevelName(error);
+    if (reported.has(name)) continue;
+    reported.add(name);
+    const title = request.spelled.get(name) ?? name;
+    const prop = propertySchema(schema, name);
+    if (error.keyword === 'required') {
+      problems.add(title, `${title} is required${prop ? `: ${expected(prop)}` : ''}`);
+    } else {
+      problems.add(title, `${title} must be ${prop ? expected(prop) : 'valid'}, got ${JSON.stringify(valueAt(asSent, error.instancePath))}`);
+    }
+  }
+}
+
+function topLevelName(error: ErrorObject): string {
+  if (error.keyword === 'required') return (error.params as { missingProperty: string }).missingProperty;
+  return error.instancePath.split('/')[1] ?? '';
+}
+
+function valueAt(values: Record<string, unknown>, path: string): unknown {
+  return path.split('/').slice(1).reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], values);
+}
+
+/** What a schema accepts, in words, derived from the schema itself so messages cannot drift from it. */
+export function expected(s: Schema): string {
+  if (s['x-expected']) return s['x-expected'];
+  if (s.enum) return `one of ${s.enum.join(', ')}`;
+  switch (s.type) {
+    case 'array':
+      return s.items ? `a list of values, each ${expected(s.items)}` : 'a list';
+    case 'integer':
+      return s.minimum !== undefined ? `an integer >= ${s.minimum}` : 'an integer';
+    case 'number':
+      return 'a number';
+    case 'boolean':
+      return 'true or false';
+    default:
+      return 'a string';
+  }
+}

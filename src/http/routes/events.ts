@@ -1,0 +1,98 @@
+// /v3/events and /v3/events/{eventId}. Handlers only wire the layers: read -> normalize -> store -> shape.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import { toPublishedRow } from '../../data/published-row.ts';
+import { resolvedName } from '../../query/datasets.ts';
+import { notFound } from '../../query/errors.ts';
+import { normalizeListQuery, normalizeSingleDataset, type Spelling } from '../../query/normalize.ts';
+import {
+  EventByIdParamsSchema, EventByIdQuerySchema, ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema,
+} from '../../query/schema.ts';
+import type { ListQuery } from '../../query/types.ts';
+import { toEntry } from '../../shape/entry.ts';
+import { streamListBody } from '../../shape/list-body.ts';
+import { describeQuery } from '../../shape/metadata.ts';
+import type { WireFormat } from '../../shape/wire.ts';
+import type { EventStore } from '../../store/store.ts';
+import { accessOf } from '../auth.ts';
+import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
+import { readRequest } from '../read-request.ts';
+import { EntrySchema, errorResponses, ListResponseSchema } from '../schemas.ts';
+import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
+
+export interface EventRoutesOptions {
+  store: EventStore;
+  defaultWire: WireFormat;
+  cacheMaxAgeSeconds: number;
+}
+
+const security = [{ ApiKeyAuth: [] }];
+
+export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): Promise<void> {
+  const { store } = options;
+  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: store, access: accessOf(request), spelling });
+
+  async function sendList(reply: FastifyReply, list: ListQuery, wire: WireFormat): Promise<FastifyReply> {
+    const total = await store.count(list);
+    const pages = list.offset < total ? await store.search(list) : [];
+
+    const footer = { total, limit: list.limit, offset: list.offset, metadata: describeQuery(list) };
+    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire)));
+  }
+
+  app.get('/events', {
+    schema: {
+      summary: 'List events (GET: cacheable by browsers)',
+      querystring: ListGetQuerySchema,
+      headers: WIRE_HEADER_SCHEMA,
+      response: { 200: ListResponseSchema, 304: { description: 'Not modified (If-None-Match)' }, ...errorResponses },
+      security,
+    },
+  }, async (request, reply) => {
+    const { query, spelling } = readRequest(request, { query: ListGetQuerySchema });
+    const wire = wireFormatOf(request, options.defaultWire);
+    const list = normalizeListQuery(query, query, context(request, spelling));
+    setResolvedDatasets(reply, list.datasets);
+    const etag = etagOf([describeQuery(list), list.limit, list.offset, list.datasets.map((d) => d.resolved.versionId), wire]);
+    if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
+    return sendList(reply, list, wire);
+  });
+
+  app.post('/events', {
+    schema: {
+      summary: 'List events, filters in the body',
+      querystring: ListPostQuerySchema,
+      body: ListPostBodySchema,
+      headers: WIRE_HEADER_SCHEMA,
+      response: { 200: ListResponseSchema, ...errorResponses },
+      security,
+    },
+  }, async (request, reply) => {
+    const { query, body, spelling } = readRequest(request, { query: ListPostQuerySchema, body: ListPostBodySchema });
+    const wire = wireFormatOf(request, options.defaultWire);
+    const list = normalizeListQuery(body, query, context(request, spelling));
+    setResolvedDatasets(reply, list.datasets);
+    return sendList(reply, list, wire);
+  });
+
+  app.get('/events/:eventId', {
+    schema: {
+      summary: 'Get one event',
+      params: EventByIdParamsSchema,
+      querystring: EventByIdQuerySchema,
+      headers: WIRE_HEADER_SCHEMA,
+      response: { 200: EntrySchema, 304: { description: 'Not modified (If-None-Match)' }, ...errorResponses },
+      security,
+    },
+  }, async (request, reply) => {
+    const { eventId } = request.params as { eventId: string };
+    const { query, spelling } = readRequest(request, { query: EventByIdQuerySchema });
+    const wire = wireFormatOf(request, options.defaultWire);
+    const dataset = normalizeSingleDataset(query.dataset, context(request, spelling));
+    setResolvedDatasets(reply, [dataset]);
+    if (answerFromCache(request, reply, etagOf(['by-id', eventId, dataset.resolved.versionId, query.raw === true, wire]), options.cacheMaxAgeSeconds)) return reply;
+    const record = await store.getById(dataset, eventId);
+    if (!record) throw notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
+    return reply.type('application/json').send(query.raw ? toPublishedRow(record) : toEntry(record, wire));
+  });
+}

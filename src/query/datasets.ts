@@ -1,0 +1,79 @@
+// Dataset references: `id:version` as clients write them, resolved against the loaded catalog
+// (decisions section 3). Access checks happen on the parsed reference, before resolution, so a
+// token that may not read a dataset learns nothing about which versions exist.
+import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from './kinds.ts';
+import { NotFound, type ProblemCollector } from './errors.ts';
+
+export interface DatasetRef {
+  /** As the client wrote it, e.g. `public-global-port-visits-c2-events:latest`. */
+  requested: string;
+  kind: EventKind;
+  /** Canonical dataset id of the kind. */
+  datasetId: string;
+  /** `latest` or an explicit version tag. */
+  version: string;
+}
+
+/** One loaded version of a dataset, as the catalog knows it. */
+export interface DatasetVersion {
+  versionId: number;
+  datasetId: string;
+  kind: EventKind;
+  version: string;
+  loadedAt: string;
+  rowCount: number;
+  /** The time the data was last updated: open events' durations run to it. */
+  lastUpdated: string | null;
+}
+
+export interface ResolvedDataset extends DatasetRef {
+  resolved: DatasetVersion;
+}
+
+/** Read side of the catalog: what the normaliser needs to resolve references. */
+export interface DatasetCatalog {
+  versions(): readonly DatasetVersion[];
+}
+
+export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector): DatasetRef | undefined {
+  const colon = requested.indexOf(':');
+  const id = colon === -1 ? requested : requested.slice(0, colon);
+  const version = colon === -1 ? 'latest' : requested.slice(colon + 1);
+  const kind = KIND_BY_DATASET_ID[id];
+  if (!kind) {
+    problems.add(title, `unknown dataset "${id}"; known datasets: ${Object.keys(KIND_BY_DATASET_ID).join(', ')}`);
+    return undefined;
+  }
+  if (version === '') {
+    problems.add(title, `dataset "${requested}" has an empty version; use "${id}:latest" or "${id}:<version>"`);
+    return undefined;
+  }
+  return { requested, kind, datasetId: DATASET_ID_BY_KIND[kind], version };
+}
+
+/** `latest` is the most recently loaded version; an explicit tag must exist exactly. */
+export function resolveDataset(ref: DatasetRef, catalog: DatasetCatalog): ResolvedDataset {
+  const candidates = catalog.versions().filter((v) => v.kind === ref.kind);
+  const chosen =
+    ref.version === 'latest'
+      ? candidates.reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined)
+      : candidates.find((v) => v.version === ref.version);
+  if (!chosen) {
+    const known = candidates.map((v) => v.version).join(', ') || 'none loaded';
+    throw new NotFound([
+      {
+        title: 'datasets',
+        detail:
+          ref.version === 'latest'
+            ? `dataset "${ref.requested}" has no data loaded`
+            : `dataset "${ref.requested}" has no version "${ref.version}" (loaded versions: ${known})`,
+      },
+    ]);
+  }
+  return { ...ref, resolved: chosen };
+}
+
+/** `public-global-fishing-events:v20240101`, the form carried in the `x-datasets` header. */
+export function resolvedName(d: ResolvedDataset): string {
+  return `${d.resolved.datasetId}:${d.resolved.version}`;
+}

@@ -1,0 +1,62 @@
+// Typed domain errors. They know nothing of HTTP: src/http/error-handler.ts maps each class to
+// a status and renders the GFW error shape (decisions section 7) in one place.
+
+export interface ProblemMessage {
+  /** The parameter concerned, as the client spelled it, or a short title. */
+  title: string;
+  /** What was wrong and what is allowed. */
+  detail: string;
+}
+
+export abstract class DomainError extends Error {
+  readonly messages: ProblemMessage[];
+  constructor(messages: ProblemMessage[]) {
+    super(messages.map((m) => `${m.title}: ${m.detail}`).join('; '));
+    this.messages = messages;
+  }
+}
+
+/** One or more request parameters are invalid (422). */
+export class InvalidParameters extends DomainError {}
+
+/** A dataset, version, event, region or vessel group does not exist (404). */
+export class NotFound extends DomainError {}
+
+/** No valid credential (401). */
+export class Unauthorized extends DomainError {}
+
+/** The credential may not read a requested dataset (403). */
+export class Forbidden extends DomainError {}
+
+/** A body or geometry exceeds the documented limits (413). */
+export class PayloadTooLarge extends DomainError {}
+
+/** The service cannot answer yet, e.g. no data loaded (503). */
+export class NotReady extends DomainError {}
+
+/** A query ran past the configured time limit (504). */
+export class QueryTimeout extends DomainError {}
+
+export function invalid(title: string, detail: string): InvalidParameters {
+  return new InvalidParameters([{ title, detail }]);
+}
+
+export function notFound(title: string, detail: string): NotFound {
+  return new NotFound([{ title, detail }]);
+}
+
+/** Collects problems so a request gets one message per bad parameter, not only the first. */
+export class ProblemCollector {
+  readonly messages: ProblemMessage[] = [];
+  add(title: string, detail: string): void {
+    if (!this.messages.some((m) => m.title === title && m.detail === detail)) {
+      this.messages.push({ title, detail });
+    }
+  }
+  get empty(): boolean {
+    return this.messages.length === 0;
+  }
+  throwIfAny(): void {
+    if (!this.empty) throw new InvalidParameters(this.messages);
+  }
+}

@@ -1,0 +1,125 @@
+// normalize*: meaning. Input is a request already reduced to canonical names and checked against
+// its schema (types, enums, ranges); output is the EventQuery the store compiles. Cross-field
+// rules, defaults, access and dataset resolution live here and nowhere else.
+import { ProblemCollector, Forbidden, NotFound } from './errors.ts';
+import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
+import { parseDateParam } from './dates.ts';
+import type { EventFilters, Paging } from './schema.ts';
+import type { DatasetAccess, EventQuery, ListQuery, TimeWindow, ValueFilter } from './types.ts';
+import type { Operator } from './kinds.ts';
+
+/** Maps a canonical parameter name to the spelling the client used, for error titles. */
+export type Spelling = (canonical: string) => string;
+const asIs: Spelling = (name) => name;
+
+export interface NormalizeContext {
+  catalog: DatasetCatalog;
+  access: DatasetAccess;
+  spelling?: Spelling;
+}
+
+export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext): EventQuery {
+  const spelling = ctx.spelling ?? asIs;
+  const problems = new ProblemCollector();
+
+  const refs = filters.datasets
+    .map((d) => parseDatasetRef(d, spelling('datasets'), problems))
+    .filter((r): r is DatasetRef => r !== undefined);
+  const time = normalizeTimeWindow(filters, spelling, problems);
+  problems.throwIfAny();
+
+  const datasets = resolveDatasets(dedupeRefs(refs), ctx);
+  return {
+    datasets,
+    ...(filters.vessels?.length ? { vesselIds: unique(filters.vessels) } : {}),
+    ...(filters.ids?.length ? { eventIds: unique(filters.ids) } : {}),
+    ...withFilter('types', filters.types, filters.typesOperator),
+    ...withFilter('flags', filters.flags?.map((f) => f.toUpperCase()), filters.flagsOperator),
+    ...withFilter('vesselTypes', filters.vesselTypes?.map((t) => t.toLowerCase()), filters.vesselTypesOperator),
+    time,
+  };
+}
+
+export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: NormalizeContext): ListQuery {
+  return {
+    ...normalizeEventQuery(filters, ctx),
+    sort: paging.sort ?? '+start',
+    limit: paging.limit,
+    offset: paging.offset,
+  };
+}
+
+/** The one dataset of a by-id request, checked for access and resolved. */
+export function normalizeSingleDataset(dataset: string, ctx: NormalizeContext): ResolvedDataset {
+  const problems = new ProblemCollector();
+  const ref = parseDatasetRef(dataset, (ctx.spelling ?? asIs)('dataset'), problems);
+  problems.throwIfAny();
+  const [resolved] = resolveDatasets([ref!], ctx);
+  return resolved!;
+}
+
+function resolveDatasets(refs: DatasetRef[], ctx: NormalizeContext): ResolvedDataset[] {
+  const denied = refs.filter((r) => !ctx.access.canRead(r.datasetId));
+  if (denied.length > 0) {
+    // Live wording (reference/gfw-examples/errors.real-examples.json), naming what was asked for.
+    throw new Forbidden([
+      { title: 'Forbidden', detail: `Insufficient permissions for ${denied.map((r) => r.requested).join(', ')} datasets` },
+    ]);
+  }
+  const notFound: NotFound[] = [];
+  const resolved: ResolvedDataset[] = [];
+  for (const ref of refs) {
+    try {
+      resolved.push(resolveDataset(ref, ctx.catalog));
+    } catch (e) {
+      if (e instanceof NotFound) notFound.push(e);
+      else throw e;
+    }
+  }
+  if (notFound.length > 0) throw new NotFound(notFound.flatMap((e) => e.messages));
+  // Two spellings of one dataset (`encounter`/`encounters`) must not double its entries.
+  const seen = new Set<number>();
+  return resolved.filter((d) => !seen.has(d.resolved.versionId) && seen.add(d.resolved.versionId));
+}
+
+function normalizeTimeWindow(filters: EventFilters, spelling: Spelling, problems: ProblemCollector): TimeWindow {
+  const startMs = parseBound(filters.startDate, spelling('startDate'), problems);
+  const endMs = parseBound(filters.endDate, spelling('endDate'), problems);
+  if (startMs !== undefined && endMs !== undefined && startMs >= endMs) {
+    problems.add(
+      spelling('startDate'),
+      `${spelling('startDate')} (${filters.startDate}) must be before ${spelling('endDate')} (${filters.endDate}); the end is exclusive`,
+    );
+  }
+  return {
+    ...(startMs !== undefined ? { startMs } : {}),
+    ...(endMs !== undefined ? { endMs } : {}),
+    mode: filters.timeFilterMode ?? 'OVERLAP',
+  };
+}
+
+function parseBound(text: string | undefined, title: string, problems: ProblemCollector): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = parseDateParam(text);
+  if (ms === undefined) problems.add(title, `${title} must be a real date YYYY-MM-DD or an ISO 8601 date-time, got "${text}"`);
+  return ms;
+}
+
+function withFilter<K extends string, T extends string>(
+  key: K,
+  values: T[] | undefined,
+  operator: Operator | undefined,
+): { [P in K]?: ValueFilter<T> } {
+  // An empty list means "no filter": clients send the (possibly empty) selection of a form.
+  if (values === undefined || values.length === 0) return {};
+  return { [key]: { values: unique(values), operator: operator ?? 'INCLUDE' } } as { [P in K]?: ValueFilter<T> };
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+function dedupeRefs(refs: DatasetRef[]): DatasetRef[] {
+  const seen = new Set<string>();
+  return refs.filter((r) => !seen.has(`${r.kind}:${r.version}`) && seen.add(`${r.kind}:${r.version}`));
+}

@@ -1,0 +1,107 @@
+// Request schemas (TypeBox). The same objects validate requests (src/http/request-reader.ts) and
+// generate /openapi.json, so the documentation cannot drift from what is accepted. Property names
+// are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPE_FILTER_VALUES, OPERATORS, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
+
+/** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
+function StringEnum<T extends readonly string[]>(values: T, description: string) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+}
+
+const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+
+function DateParam(description: string) {
+  return Type.String({
+    pattern: DATE_PATTERN,
+    description,
+    'x-expected': 'a date YYYY-MM-DD or an ISO 8601 date-time',
+    examples: ['2020-01-01', '2020-01-01T00:00:00.000Z'],
+  });
+}
+
+const operator = (filter: string) =>
+  StringEnum(OPERATORS, `INCLUDE (default) keeps events matching one of \`${filter}\`; EXCLUDE keeps the others.`);
+
+export const EventFilterProperties = {
+  datasets: Type.Array(Type.String({ minLength: 1 }), {
+    minItems: 1,
+    description: 'Datasets to search, `id:version` (`latest` or an explicit version). Required.',
+    'x-expected': 'a list of dataset ids such as public-global-fishing-events:latest',
+    examples: [['public-global-fishing-events:latest']],
+  }),
+  vessels: Type.Array(Type.String({ minLength: 1 }), { description: 'Vessel ids (`vessel.id`).' }),
+  types: Type.Array(StringEnum(EVENT_TYPE_FILTER_VALUES, 'Event kind'), {
+    description: 'Event kinds within the chosen datasets. GAP: every gap; GAP_START: gaps still open.',
+  }),
+  typesOperator: operator('types'),
+  flags: Type.Array(Type.String({ pattern: '^[A-Za-z]{3}$', 'x-expected': 'an ISO3 flag code' }), {
+    description: 'Vessel flags (ISO3, `vessel.flag`).',
+  }),
+  flagsOperator: operator('flags'),
+  vesselTypes: Type.Array(StringEnum(VESSEL_TYPES, 'Vessel type'), { description: 'Vessel types (`vessel.type`).' }),
+  vesselTypesOperator: operator('vesselTypes'),
+  startDate: DateParam('Window start, inclusive. GET also accepts `start-date`.'),
+  endDate: DateParam('Window end, exclusive. GET also accepts `end-date`.'),
+  timeFilterMode: StringEnum(
+    TIME_FILTER_MODES,
+    'OVERLAP (default): the event overlaps the window; START-DATE: it starts in the window; END-DATE: it ends in the window.',
+  ),
+  ids: Type.Array(Type.String({ minLength: 1 }), { description: 'Event ids.' }),
+};
+
+export const PagingProperties = {
+  limit: Type.Integer({ minimum: 1, description: 'Page size (required). Large pages are streamed.' }),
+  offset: Type.Integer({ minimum: 0, description: 'Zero-based position of the first entry (required).' }),
+  sort: Type.Optional(
+    StringEnum(SORT_VALUES, 'Order: +start (default), -start, +end, -end; ties broken by id.'),
+  ),
+};
+
+export const EventFiltersSchema = Type.Object(
+  {
+    datasets: EventFilterProperties.datasets,
+    vessels: Type.Optional(EventFilterProperties.vessels),
+    types: Type.Optional(EventFilterProperties.types),
+    typesOperator: Type.Optional(EventFilterProperties.typesOperator),
+    flags: Type.Optional(EventFilterProperties.flags),
+    flagsOperator: Type.Optional(EventFilterProperties.flagsOperator),
+    vesselTypes: Type.Optional(EventFilterProperties.vesselTypes),
+    vesselTypesOperator: Type.Optional(EventFilterProperties.vesselTypesOperator),
+    startDate: Type.Optional(EventFilterProperties.startDate),
+    endDate: Type.Optional(EventFilterProperties.endDate),
+    timeFilterMode: Type.Optional(EventFilterProperties.timeFilterMode),
+    ids: Type.Optional(EventFilterProperties.ids),
+  },
+  { additionalProperties: false },
+);
+export type EventFilters = Static<typeof EventFiltersSchema>;
+
+export const PagingSchema = Type.Object(PagingProperties, { additionalProperties: false });
+export type Paging = Static<typeof PagingSchema>;
+
+/** GET /v3/events: filters and paging, all in the query string. */
+export const ListGetQuerySchema = Type.Object(
+  { ...EventFiltersSchema.properties, ...PagingProperties },
+  { additionalProperties: false },
+);
+export type ListGetQuery = Static<typeof ListGetQuerySchema>;
+
+/** POST /v3/events: filters in the body... */
+export const ListPostBodySchema = EventFiltersSchema;
+/** ...and paging in the query string, as the official clients send it. */
+export const ListPostQuerySchema = PagingSchema;
+
+export const EventByIdParamsSchema = Type.Object({ eventId: Type.String({ minLength: 1 }) });
+export const EventByIdQuerySchema = Type.Object(
+  {
+    dataset: Type.String({
+      minLength: 1,
+      description: 'The one dataset holding the event, `id:version` (required).',
+      'x-expected': 'one dataset id such as public-global-port-visits-events:latest',
+    }),
+    raw: Type.Optional(Type.Boolean({ description: 'true: return the stored source record as loaded.' })),
+  },
+  { additionalProperties: false },
+);
+export type EventByIdQuery = Static<typeof EventByIdQuerySchema>;

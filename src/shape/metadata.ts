@@ -1,0 +1,21 @@
+// `metadata` echoes what the service understood (decisions section 5): resolved datasets and the
+// normalised filters, for people debugging a query. The same description keys the ETag.
+import { resolvedName } from '../query/datasets.ts';
+import type { EventQuery, ListQuery } from '../query/types.ts';
+
+export function describeQuery(q: EventQuery | ListQuery): Record<string, unknown> {
+  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+  const described: Record<string, unknown> = {
+    datasets: q.datasets.map(resolvedName),
+    vessels: q.vesselIds,
+    ids: q.eventIds,
+    types: q.types,
+    flags: q.flags,
+    vesselTypes: q.vesselTypes,
+    startDate: iso(q.time.startMs),
+    endDate: iso(q.time.endMs),
+    timeFilterMode: q.time.mode,
+  };
+  if ('sort' in q) described['sort'] = q.sort;
+  return Object.fromEntries(Object.entries(described).filter(([, v]) => v !== undefined));
+}

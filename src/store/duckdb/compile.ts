@@ -1,0 +1,100 @@
+// compile*: the one filter compiler. Every filter's meaning (decisions section 4) is written here
+// once; the list, its total and (later) the stats all call compileWhere. Column names come from
+// the field registry; every user value is a bound parameter, never SQL text.
+import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
+import type { EventQuery, ListQuery, TimeWindow, ValueFilter } from '../../query/types.ts';
+import type { EventKind, EventTypeFilterValue, SortValue } from '../../query/kinds.ts';
+
+export interface CompiledSql {
+  sql: string;
+  params: DuckDBValue[];
+}
+
+class SqlBuilder {
+  readonly clauses: string[] = [];
+  readonly params: DuckDBValue[] = [];
+  placeholders(values: readonly DuckDBValue[]): string {
+    this.params.push(...values);
+    return values.map(() => '?').join(', ');
+  }
+  param(value: DuckDBValue): string {
+    this.params.push(value);
+    return '?';
+  }
+}
+
+const KIND_OF_TYPE: Record<Exclude<EventTypeFilterValue, 'GAP_START'>, EventKind> = {
+  FISHING: 'fishing',
+  ENCOUNTER: 'encounter',
+  LOITERING: 'loitering',
+  PORT_VISIT: 'port_visit',
+  GAP: 'gap',
+};
+
+export function compileWhere(q: EventQuery): CompiledSql {
+  const b = new SqlBuilder();
+  b.clauses.push(`version_id IN (${b.placeholders(q.datasets.map((d) => d.resolved.versionId))})`);
+  if (q.vesselIds) b.clauses.push(q.vesselIds.length ? `vessel_id IN (${b.placeholders(q.vesselIds)})` : 'FALSE');
+  if (q.eventIds) b.clauses.push(q.eventIds.length ? `id IN (${b.placeholders(q.eventIds)})` : 'FALSE');
+  if (q.types) b.clauses.push(compileTypes(b, q.types));
+  if (q.flags) b.clauses.push(compileValueFilter(b, 'vessel_flag', q.flags));
+  if (q.vesselTypes) b.clauses.push(compileValueFilter(b, 'vessel_type', q.vesselTypes));
+  b.clauses.push(...compileTime(b, q.time));
+  return { sql: b.clauses.join(' AND '), params: b.params };
+}
+
+/** INCLUDE keeps rows whose value is listed; EXCLUDE keeps every other row, those without a value too. */
+function compileValueFilter(b: SqlBuilder, column: string, filter: ValueFilter<string>): string {
+  if (filter.values.length === 0) return filter.operator === 'INCLUDE' ? 'FALSE' : 'TRUE';
+  const list = b.placeholders(filter.values);
+  return filter.operator === 'INCLUDE' ? `${column} IN (${list})` : `(${column} IS NULL OR ${column} NOT IN (${list}))`;
+}
+
+// GAP_START (decisions section 3) is a gap still open: no end yet.
+function compileTypes(b: SqlBuilder, filter: ValueFilter<EventTypeFilterValue>): string {
+  const parts: string[] = [];
+  const kinds = filter.values.filter((v): v is Exclude<EventTypeFilterValue, 'GAP_START'> => v !== 'GAP_START').map((v) => KIND_OF_TYPE[v]);
+  if (kinds.length) parts.push(`kind IN (${b.placeholders(kinds)})`);
+  if (filter.values.includes('GAP_START')) parts.push(`(kind = 'gap' AND end_ts IS NULL)`);
+  const match = parts.length ? `(${parts.join(' OR ')})` : 'FALSE';
+  return filter.operator === 'INCLUDE' ? match : `NOT ${match}`;
+}
+
+function timestamp(ms: number): DuckDBTimestampValue {
+  return new DuckDBTimestampValue(BigInt(ms) * 1000n);
+}
+
+// Decisions section 4, timeFilterMode. An open event (end_ts NULL) overlaps every window after
+// its start, and has no end to fall inside an END-DATE window.
+function compileTime(b: SqlBuilder, t: TimeWindow): string[] {
+  const clauses: string[] = [];
+  const { startMs, endMs } = t;
+  switch (t.mode) {
+    case 'OVERLAP':
+      if (startMs !== undefined) clauses.push(`(end_ts >= ${b.param(timestamp(startMs))} OR end_ts IS NULL)`);
+      if (endMs !== undefined) clauses.push(`start_ts < ${b.param(timestamp(endMs))}`);
+      break;
+    case 'START-DATE':
+      if (startMs !== undefined) clauses.push(`start_ts >= ${b.param(timestamp(startMs))}`);
+      if (endMs !== undefined) clauses.push(`start_ts < ${b.param(timestamp(endMs))}`);
+      break;
+    case 'END-DATE':
+      if (startMs !== undefined) clauses.push(`end_ts >= ${b.param(timestamp(startMs))}`);
+      if (endMs !== undefined) clauses.push(`end_ts < ${b.param(timestamp(endMs))}`);
+      break;
+  }
+  return clauses;
+}
+
+// Ties are broken by id so pages are stable. An open event has not ended: it sorts after every
+// ended event on +end and before them on -end.
+const ORDER_BY: Record<SortValue, string> = {
+  '+start': 'start_ts ASC, id ASC',
+  '-start': 'start_ts DESC, id DESC',
+  '+end': 'end_ts ASC NULLS LAST, id ASC',
+  '-end': 'end_ts DESC NULLS FIRST, id DESC',
+};
+
+export function compilePage(q: ListQuery): { orderBy: string; limit: number; offset: number } {
+  return { orderBy: ORDER_BY[q.sort], limit: q.limit, offset: q.offset };
+}

@@ -1,0 +1,103 @@
+// The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
+// loader (src/store/duckdb/writer.ts) is the only writer.
+import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import type { EventRecord } from '../../data/record.ts';
+import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
+import type { EventQuery, ListQuery } from '../../query/types.ts';
+import type { EventStore } from '../store.ts';
+import { compilePage, compileWhere } from './compile.ts';
+import { SELECT_COLUMNS, toRecord } from './columns.ts';
+import { ConnectionPool } from './pool.ts';
+import { readVersions } from './versions.ts';
+
+export interface DuckDbStoreOptions {
+  path: string;
+  /** Connections in the pool. */
+  connections?: number;
+  /** Engine threads; defaults to the machine's cores. */
+  threads?: number;
+  /** 0 disables the limit. */
+  queryTimeoutMs?: number;
+}
+
+/** Settings for every instance: no network, so no extension may be fetched at run time. */
+export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
+
+export class DuckDbStore implements EventStore {
+  private constructor(
+    private readonly instance: DuckDBInstance,
+    private readonly pool: ConnectionPool,
+    private loaded: DatasetVersion[],
+  ) {}
+
+  static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
+    if (!existsSync(options.path)) {
+      throw new Error(`database ${options.path} does not exist; create it with "vessel-events demo" or "vessel-events load"`);
+    }
+    const instance = await DuckDBInstance.create(options.path, {
+      access_mode: 'READ_ONLY',
+      ...OFFLINE_SETTINGS,
+      ...(options.threads ? { threads: String(options.threads) } : {}),
+    });
+    const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
+    const versions = await pool.use((c) => readVersions(c));
+    return new DuckDbStore(instance, pool, versions);
+  }
+
+  versions(): readonly DatasetVersion[] {
+    return this.loaded;
+  }
+
+  ready(): boolean {
+    return this.loaded.length > 0;
+  }
+
+  async count(query: EventQuery): Promise<number> {
+    const where = compileWhere(query);
+    return this.pool.use(async (c) => {
+      const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE FROM events WHERE ${where.sql}`, where.params);
+      return reader.getRowsJS()[0]![0] as number;
+    });
+  }
+
+  async search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>> {
+    const where = compileWhere(query);
+    const page = compilePage(query);
+    const sql = `SELECT ${SELECT_COLUMNS} FROM events WHERE ${where.sql} ORDER BY ${page.orderBy} LIMIT ? OFFSET ?`;
+    const connection = await this.pool.acquire();
+    let result;
+    try {
+      result = await connection.stream(sql, [...where.params, page.limit, page.offset]);
+    } catch (e) {
+      this.pool.release(connection);
+      throw e;
+    }
+    const pool = this.pool;
+    return (async function* () {
+      try {
+        for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) {
+          yield rows.map(toRecord);
+        }
+      } finally {
+        pool.release(connection);
+      }
+    })();
+  }
+
+  async getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
+    return this.pool.use(async (c) => {
+      const reader = await c.runAndReadAll(`SELECT ${SELECT_COLUMNS} FROM events WHERE id = ? AND version_id = ?`, [
+        id,
+        dataset.resolved.versionId,
+      ]);
+      const rows = reader.getRowsJS();
+      return rows.length ? toRecord(rows[0]!) : undefined;
+    });
+  }
+
+  async close(): Promise<void> {
+    this.pool.close();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,16 @@
+// The narrow store interface every engine implements (DuckDB now; PostgreSQL later as one more
+// folder). Everything a filter means is compiled by the engine's filter compiler from EventQuery.
+import type { EventRecord } from '../data/record.ts';
+import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
+import type { EventQuery, ListQuery } from '../query/types.ts';
+
+export interface EventStore extends DatasetCatalog {
+  /** Number of entries matching the query (the list's `total`). */
+  count(query: EventQuery): Promise<number>;
+  /** The page of entries, in chunks, so large pages stream with bounded memory. */
+  search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>>;
+  getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
+  /** True once the store can answer (database open, at least one dataset loaded). */
+  ready(): boolean;
+  close(): Promise<void>;
+}
