@@ -1,0 +1,69 @@
+// A real DuckDB file built by the project's own loader from generated demo rows, plus an app on it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
+import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
+import { loadRows } from '../../src/data/load.ts';
+import { fromPublishedRow } from '../../src/data/published-row.ts';
+import type { EventRecord } from '../../src/data/record.ts';
+import type { WireFormat } from '../../src/shape/wire.ts';
+import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
+
+export interface Fixture {
+  dir: string;
+  dbPath: string;
+  rows: PublishedRow[];
+  records: EventRecord[];
+  cleanup(): void;
+}
+
+export async function buildFixtureDb(options: { events?: number; seed?: number; version?: string } = {}): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
+  const dbPath = join(dir, 'events.duckdb');
+  const rows = [...generateDemoRows({ events: options.events ?? 3000, seed: options.seed ?? 7 })];
+  await loadRows(
+    (async function* () {
+      let line = 0;
+      for (const row of rows) yield { file: 'fixture', line: ++line, row };
+    })(),
+    { dbPath, version: options.version ?? 'v20240101', source: 'test fixture' },
+  );
+  return { dir, dbPath, rows, records: rows.map((r) => fromPublishedRow(r)), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: DuckDbStore;
+  fixture: Fixture;
+  /** A token that may read every public dataset. */
+  token: string;
+  tokens: TokenFile;
+  auth: { authorization: string };
+  close(): Promise<void>;
+}
+
+export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; bodyLimitBytes?: number } = {}): Promise<TestApp> {
+  const fixture = options.fixture ?? (await buildFixtureDb());
+  const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
+  const token = tokens.create('all', ['public-*']);
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  const app = await buildApp({
+    store,
+    tokens: new TokenVerifier(tokens),
+    wire: options.wire ?? 'spec',
+    cacheMaxAgeSeconds: 600,
+    bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
+  });
+  return {
+    app, store, fixture, token, tokens,
+    auth: { authorization: `Bearer ${token}` },
+    async close() {
+      await app.close();
+      await store.close();
+      if (!options.fixture) fixture.cleanup();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Random } from '../../src/data/demo/random.ts';
+import { LoadError, loadRows } from '../../src/data/load.ts';
+import { readNdjson } from '../../src/data/ndjson.ts';
+import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/kinds.ts';
+import { normalizeListQuery } from '../../src/query/normalize.ts';
+import type { EventFilters } from '../../src/query/schema.ts';
+import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
+import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+import { referencePage } from '../helpers/reference.ts';
+
+const ALL_DATASETS = [
+  'public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest',
+  'public-global-port-visits-events:latest', 'public-global-gaps-events:latest',
+];
+
+describe('DuckDB store against the reference semantics', () => {
+  let fixture: Fixture;
+  let store: DuckDbStore;
+  before(async () => {
+    fixture = await buildFixtureDb({ events: 3000, seed: 11 });
+    store = await DuckDbStore.open({ path: fixture.dbPath });
+  });
+  after(async () => {
+    await store.close();
+    fixture.cleanup();
+  });
+
+  function randomFilters(r: Random): { filters: EventFilters; paging: { limit: number; offset: number; sort: (typeof SORT_VALUES)[number] } } {
+    const records = fixture.records;
+    const filters: EventFilters = { datasets: ALL_DATASETS.filter(() => r.chance(0.5)) };
+    if (filters.datasets.length === 0) filters.datasets.push(r.pick(ALL_DATASETS));
+    const op = () => r.pick(['INCLUDE', 'EXCLUDE'] as const);
+    if (r.chance(0.3)) filters.vessels = Array.from({ length: r.int(1, 3) }, () => r.pick(records).vesselId);
+    if (r.chance(0.1)) filters.ids = Array.from({ length: r.int(1, 5) }, () => r.pick(records).id);
+    if (r.chance(0.3)) { filters.types = Array.from({ length: r.int(1, 2) }, () => r.pick(EVENT_TYPE_FILTER_VALUES)); if (r.chance(0.5)) filters.typesOperator = op(); }
+    if (r.chance(0.4)) { filters.flags = Array.from({ length: r.int(1, 3) }, () => r.pick(['CHN', 'ESP', 'TWN', 'RUS', 'KOR', 'USA', 'SEN'])); if (r.chance(0.5)) filters.flagsOperator = op(); }
+    if (r.chance(0.3)) { filters.vesselTypes = Array.from({ length: r.int(1, 2) }, () => r.pick(VESSEL_TYPES)); if (r.chance(0.5)) filters.vesselTypesOperator = op(); }
+    if (r.chance(0.7)) {
+      const start = Date.UTC(2017, 0, 1) + Math.floor(r.next() * 7 * 365) * 86_400_000;
+      if (r.chance(0.85)) filters.startDate = new Date(start).toISOString().slice(0, 10);
+      if (r.chance(0.85)) filters.endDate = new Date(start + r.int(1, 400) * 86_400_000).toISOString().slice(0, 10);
+      if (r.chance(0.6)) filters.timeFilterMode = r.pick(TIME_FILTER_MODES);
+    }
+    return { filters, paging: { limit: r.pick([1, 5, 20, 100, 5000]), offset: r.pick([0, 0, 3, 17, 200]), sort: r.pick(SORT_VALUES) } };
+  }
+
+  test('300 random queries: same total and same page of ids as the reference', async () => {
+    const seed = Number(process.env['STORE_TEST_SEED'] ?? 20240101);
+    const r = new Random(seed);
+    const ctx = { catalog: store, access: { canRead: () => true } };
+    let nonEmpty = 0;
+    for (let i = 0; i < 300; i++) {
+      const { filters, paging } = randomFilters(r);
+      const query = normalizeListQuery(filters, paging, ctx);
+      const expected = referencePage(fixture.records, query);
+      const total = await store.count(query);
+      const ids: string[] = [];
+      for await (const chunk of await store.search(query)) ids.push(...chunk.map((c) => c.id));
+      const where = `query ${i} (STORE_TEST_SEED=${seed}): ${JSON.stringify({ filters, paging })}`;
+      assert.equal(total, expected.total, where);
+      assert.deepEqual(ids, expected.ids, where);
+      if (total > 0) nonEmpty++;
+    }
+    assert.ok(nonEmpty > 150, `only ${nonEmpty} of 300 queries found anything: the generator is too narrow`);
+  });
+
+  test('getById returns the stored record of that dataset only', async () => {
+    const ctx = { catalog: store, access: { canRead: () => true } };
+    const visit = fixture.records.find((r) => r.kind === 'port_visit')!;
+    const [visits] = normalizeListQuery({ datasets: ['public-global-port-visits-events:latest'] }, { limit: 1, offset: 0 }, ctx).datasets;
+    const [fishing] = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx).datasets;
+    assert.deepEqual(await store.getById(visits!, visit.id), visit);
+    assert.equal(await store.getById(fishing!, visit.id), undefined);
+  });
+});
+
+describe('loader', () => {
+  test('a bad row stops the load, names file, line and field, and leaves served data intact', async () => {
+    const fixture = await buildFixtureDb({ events: 300, seed: 5 });
+    try {
+      const file = join(fixture.dir, 'more.ndjson');
+      const rows = fixture.rows.slice(0, 50).map((r) => ({ ...r, event_id: `${r['event_id']}-new` }));
+      (rows[29] as Record<string, unknown>)['lat_mean'] = 'north';
+      writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v2', source: file }), (e) =>
+        e instanceof LoadError && e.file === file && e.line === 30 && e.field === 'lat_mean');
+      const store = await DuckDbStore.open({ path: fixture.dbPath });
+      try {
+        assert.deepEqual(store.versions().map((v) => v.version), ['v20240101', 'v20240101', 'v20240101', 'v20240101', 'v20240101']);
+        const q = normalizeListQuery({ datasets: ALL_DATASETS }, { limit: 1, offset: 0 }, { catalog: store, access: { canRead: () => true } });
+        assert.equal(await store.count(q), fixture.records.length);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test('a second version is added beside the first; latest points at it; a repeated tag is refused', async () => {
+    const fixture = await buildFixtureDb({ events: 300, seed: 5 });
+    try {
+      const file = join(fixture.dir, 'fishing.ndjson');
+      const fishing = fixture.rows.filter((r) => r['event_type'] === 'fishing').slice(0, 10);
+      writeFileSync(file, `${fishing.map((r) => JSON.stringify(r)).join('\n')}\n`);
+      const published = await loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v20250101', source: file });
+      assert.deepEqual(published, [{ kind: 'fishing', datasetId: 'public-global-fishing-events', version: 'v20250101', rows: 10 }]);
+      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v20250101', source: file }), /already has a version "v20250101"/);
+      const store = await DuckDbStore.open({ path: fixture.dbPath });
+      try {
+        const ctx = { catalog: store, access: { canRead: () => true } };
+        const latest = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx);
+        const old = normalizeListQuery({ datasets: ['public-global-fishing-events:v20240101'] }, { limit: 1, offset: 0 }, ctx);
+        assert.equal(await store.count(latest), 10);
+        assert.equal(await store.count(old), fixture.records.filter((r) => r.kind === 'fishing').length);
+      } finally {
+        await store.close();
+      }
+    } finally {
+      fixture.cleanup();
+    }
+  });
+
+  test('duplicate event ids within one load are refused', async () => {
+    const fixture = await buildFixtureDb({ events: 100, seed: 2 });
+    try {
+      const file = join(fixture.dir, 'dup.ndjson');
+      const row = fixture.rows.find((r) => r['event_type'] === 'fishing')!;
+      writeFileSync(file, `${JSON.stringify(row)}\n${JSON.stringify(row)}\n`);
+      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v3', source: file }), /appears more than once/);
+    } finally {
+      fixture.cleanup();
+    }
+  });
+});
