@@ -78,9 +78,12 @@ export class TokenVerifier {
 
   /** The token's record, or undefined for an unknown or revoked token. */
   verify(secret: string): TokenRecord | undefined {
+    // Revocations apply within a second; a token created a moment ago works at once, because an
+    // unknown token makes the file be checked again (a stat, cheap enough for every miss).
     if (Date.now() - this.checkedAt > 1000) this.refresh();
     const hash = Buffer.from(hashToken(secret), 'hex');
-    return this.tokens.find((t) => timingSafeEqual(Buffer.from(t.hash, 'hex'), hash));
+    const find = () => this.tokens.find((t) => timingSafeEqual(Buffer.from(t.hash, 'hex'), hash));
+    return find() ?? (this.refresh(), find());
   }
 
   private refresh(): void {

@@ -1,0 +1,77 @@
+// Requests recorded from the official clients (spec/client-traffic.md) that use only this
+// server's parameters, answered in the `gfw` wire format their strict models expect. Requests that
+// use filters of later issues must get an explicit 422, never a silently wider result.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/fixture.ts';
+
+describe('official client requests', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ wire: 'gfw' });
+  });
+  after(() => t.close());
+
+  // The Python client sends these headers on every request, the body-less GET included.
+  const python = () => ({ ...t.auth, accept: 'application/json', 'content-type': 'application/json' });
+
+  test('Python: GET /v3/events/{id}?dataset=port visits, with its strict types', async () => {
+    const res = await t.app.inject({ url: '/v3/events/c2f0967e061f99a01793edac065de003?dataset=public-global-port-visits-events%3Alatest', headers: python() });
+    assert.equal(res.statusCode, 200, res.body);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    const e = res.json() as {
+      id: string; type: string; start: string; end: string; vessel: { publicAuthorizations: { hasPubliclyListedAuthorization: string; rfmo: string }[] };
+      port_visit: { confidence: string; startAnchorage: { distanceFromShoreKm: string; id: string } };
+    };
+    assert.equal(e.id, 'c2f0967e061f99a01793edac065de003');
+    assert.equal(e.type, 'port_visit');
+    assert.equal(e.port_visit.confidence, '4');
+    assert.equal(typeof e.port_visit.startAnchorage.distanceFromShoreKm, 'string');
+    assert.equal(e.port_visit.startAnchorage.id, 'sen-dakar');
+    assert.ok(Array.isArray(e.vessel.publicAuthorizations) && typeof e.vessel.publicAuthorizations[0]!.hasPubliclyListedAuthorization === 'string');
+    assert.equal(Object.keys(e).at(-1), 'port_visit');
+  });
+
+  test('Python: POST /v3/events?limit=99999&offset=0 (its default page) for the example vessel', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=99999&offset=0', headers: python(),
+      payload: { datasets: ['public-global-fishing-events:latest'], vessels: ['8c7304226-6c71-edbe-0b63-c246734b3c01'], types: ['FISHING'], flags: ['CHN'], vesselTypes: ['FISHING'], startDate: '2017-01-01', endDate: '2017-01-31' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { start: string; end: string; vessel: { id: string } }[]; total: number; nextOffset: number | null };
+    assert.ok(body.total >= 4, `found ${body.total}`);
+    assert.equal(body.entries.length, body.total);
+    assert.equal(body.nextOffset, null);
+    for (const e of body.entries) {
+      assert.equal(e.vessel.id, '8c7304226-6c71-edbe-0b63-c246734b3c01');
+      assert.ok(typeof e.start === 'string' && typeof e.end === 'string');
+    }
+  });
+
+  test('Python: list pages with sort=-start in the query string', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v3/events?limit=5&offset=10&sort=-start', headers: python(), payload: { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'] } });
+    const body = res.json() as { entries: { start: string }[]; offset: number; nextOffset: number };
+    assert.equal(body.entries.length, 5);
+    assert.deepEqual([body.offset, body.nextOffset], [10, 15]);
+    assert.ok(body.entries[0]!.start >= body.entries[4]!.start);
+  });
+
+  const later: [string, string, string | undefined, object | undefined, string[]][] = [
+    ['gfwr fishing in an EEZ', 'POST', '/v3/events?limit=99999&offset=0&sort=%2Bstart',
+      { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'], duration: 1, region: { dataset: ['public-eez-areas'], id: [8371] }, startDate: '2017-01-01', endDate: '2017-01-31' }, ['duration', 'region']],
+    ['gfwr intentional gaps', 'POST', '/v3/events?limit=99999&offset=0&sort=%2Bstart',
+      { datasets: ['public-global-gaps-events:latest'], duration: 1, gapIntentionalDisabling: [true], startDate: '2017-01-01', endDate: '2017-01-31' }, ['duration', 'gapIntentionalDisabling']],
+    ['web app fishing with a buffered region', 'GET',
+      '/v3/events?start-date=2017-01-01T00%3A00%3A00.000Z&end-date=2017-02-01T00%3A00%3A00.000Z&datasets%5B0%5D=public-global-fishing-events%3Alatest&includes%5B0%5D=id&includes%5B1%5D=start&flags%5B0%5D=CHN&flags-operator=EXCLUDE&vessel-types%5B0%5D=FISHING&region-datasets%5B0%5D=public-eez-areas&region-ids%5B0%5D=8371&buffer-value=10&buffer-unit=NAUTICALMILES&buffer-operation=DISSOLVE&limit=1000&offset=0',
+      undefined, ['includes', 'region-datasets', 'region-ids', 'buffer-value', 'buffer-unit', 'buffer-operation']],
+  ];
+  for (const [what, method, url, payload, params] of later) {
+    test(`${what}: an explicit 422 naming each parameter not supported yet`, async () => {
+      const res = await t.app.inject({ method: method as 'GET' | 'POST', url, headers: python(), ...(payload ? { payload } : {}) });
+      assert.equal(res.statusCode, 422);
+      const messages = (res.json() as { messages: { title: string; detail: string }[] }).messages;
+      assert.deepEqual(messages.map((m) => m.title).sort(), [...params].sort());
+      for (const m of messages) assert.match(m.detail, /not supported by this server yet/);
+    });
+  }
+});

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { buildFixtureDb, startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+
+const LIST = '/v3/events?datasets=public-global-fishing-events:latest&limit=1&offset=0';
+
+describe('errors, in the GFW shape with exact bodies', () => {
+  let fixture: Fixture;
+  let t: TestApp;
+  before(async () => {
+    fixture = await buildFixtureDb({ events: 400, seed: 9 });
+    t = await startTestApp({ fixture, bodyLimitBytes: 2048 });
+  });
+  after(async () => {
+    await t.close();
+    fixture.cleanup();
+  });
+
+  const cases: [string, () => Promise<{ statusCode: number; json(): unknown }>, number, unknown][] = [
+    ['no token', () => t.app.inject({ url: LIST }), 401,
+      { statusCode: 401, error: 'Unauthorized', messages: [{ title: 'Authorization', detail: 'send the header "Authorization: Bearer <token>"; create a token with "vessel-events token create"' }] }],
+    ['a malformed Authorization header', () => t.app.inject({ url: LIST, headers: { authorization: 'Token abc' } }), 401,
+      { statusCode: 401, error: 'Unauthorized', messages: [{ title: 'Authorization', detail: 'the Authorization header must be "Bearer <token>"' }] }],
+    ['an unknown token', () => t.app.inject({ url: LIST, headers: { authorization: 'Bearer ve_nope' } }), 401,
+      { statusCode: 401, error: 'Unauthorized', messages: [{ title: 'Authorization', detail: 'the token is not valid: unknown or revoked' }] }],
+    ['a dataset outside the token\'s patterns', async () => {
+      const secret = t.tokens.create('fishing-only', ['public-global-fishing-events']);
+      return t.app.inject({ url: '/v3/events?datasets=public-global-port-visits-c2-events:latest&limit=1&offset=0', headers: { authorization: `Bearer ${secret}` } });
+    }, 403, { statusCode: 403, error: 'Forbidden', messages: [{ title: 'Forbidden', detail: 'Insufficient permissions for public-global-port-visits-c2-events:latest datasets' }] }],
+    ['an unknown route', () => t.app.inject({ url: '/v3/vessels', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'Not Found', detail: 'no route GET /v3/vessels; see /docs' }] }],
+    ['an unknown version', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:v1&limit=1&offset=0', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'datasets', detail: 'dataset "public-global-fishing-events:v1" has no version "v1" (loaded versions: v20240101)' }] }],
+    ['an unknown event id', () => t.app.inject({ url: '/v3/events/0000?dataset=public-global-fishing-events:latest', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'eventId', detail: 'no event "0000" in public-global-fishing-events:v20240101' }] }],
+    ['a body over the limit', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ datasets: ['x'.repeat(3000)] }) }), 413,
+      { statusCode: 413, error: 'Payload Too Large', messages: [{ title: 'body', detail: 'the request body is larger than the limit of 2048 bytes' }] }],
+    ['limit=0', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:latest&limit=0&offset=0', headers: t.auth }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'limit', detail: 'limit must be an integer >= 1, got "0"' }] }],
+    ['a parameter of a later issue', () => t.app.inject({ url: `${LIST}&region-ids=8371&region-datasets=public-eez-areas`, headers: t.auth }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [
+        { title: 'region-ids', detail: 'region-ids is not supported by this server yet; remove it rather than get a wider result than asked for' },
+        { title: 'region-datasets', detail: 'region-datasets is not supported by this server yet; remove it rather than get a wider result than asked for' },
+      ] }],
+    ['a misspelt filter', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], flag: ['CHN'] } }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flag', detail: 'flag is not a parameter of POST /v3/events; see /openapi.json for the accepted parameters' }] }],
+    ['an invalid JSON body', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '{"datasets":' }), 422, undefined],
+    ['an invalid wire format header', () => t.app.inject({ url: LIST, headers: { ...t.auth, 'x-wire-format': 'xml' } }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'X-Wire-Format', detail: 'X-Wire-Format must be one of spec, gfw, got "xml"' }] }],
+  ];
+  for (const [what, send, status, body] of cases) {
+    test(`${what} gets ${status}${body ? ' with the exact body' : ''}`, async () => {
+      const res = await send();
+      assert.equal(res.statusCode, status);
+      const json = res.json() as { statusCode: number; messages: { title: string }[] };
+      if (body) assert.deepEqual(json, body);
+      else assert.equal(json.statusCode, status);
+    });
+  }
+
+  test('422 lists one message per bad parameter', async () => {
+    const res = await t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:latest&limit=0&offset=-2&types=WHALING&flags-operator=maybe', headers: t.auth });
+    assert.equal(res.statusCode, 422);
+    assert.deepEqual((res.json() as { messages: { title: string }[] }).messages.map((m) => m.title).sort(), ['flags-operator', 'limit', 'offset', 'types']);
+  });
+
+  test('an unexpected failure is a 500 carrying only the request id', async () => {
+    const broken = await startTestApp({ fixture });
+    await broken.store.close();
+    const res = await broken.app.inject({ url: LIST, headers: broken.auth });
+    await broken.app.close();
+    assert.equal(res.statusCode, 500);
+    assert.deepEqual(res.json(), {
+      statusCode: 500, error: 'Internal Server Error', messages: [{ title: 'Internal Server Error', detail: `request id ${res.headers['x-request-id']}` }],
+    });
+  });
+});

@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { generateDemoRows } from '../../src/data/demo/generate.ts';
+
+const run = promisify(execFile);
+const BIN = join(import.meta.dirname, '../../bin/vessel-events.js');
+const dir = mkdtempSync(join(tmpdir(), 'vessel-events-cli-'));
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }).then(
+    (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+    (e: { code: number; stdout: string; stderr: string }) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }),
+  );
+
+describe('vessel-events CLI', () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('--help on every command names its options and their environment variables', async () => {
+    const main = await cli(['--help']);
+    for (const c of ['start', 'serve', 'demo', 'load', 'token']) assert.match(main.stdout, new RegExp(`\\b${c}\\b`));
+    for (const [command, variable] of [['serve', 'VESSEL_EVENTS_PORT'], ['start', 'VESSEL_EVENTS_DEMO_EVENTS'], ['demo', 'VESSEL_EVENTS_DEMO_SEED'], ['load', 'VESSEL_EVENTS_VERSION'], ['token', 'VESSEL_EVENTS_TOKENS']] as const) {
+      const res = await cli([command, '--help']);
+      assert.equal(res.code, 0, command);
+      assert.match(res.stdout, new RegExp(variable), command);
+    }
+    assert.equal((await cli(['frobnicate'])).code, 2);
+  });
+
+  test('token create prints the token alone on the last line; list and revoke manage the file', async () => {
+    const tokens = join(dir, 'tokens.json');
+    const created = await cli(['token', 'create', '--name', 'ci', '--datasets', 'public-*', '--tokens', tokens]);
+    assert.equal(created.code, 0, created.stderr);
+    const lastLine = created.stdout.trimEnd().split('\n').at(-1)!;
+    assert.match(lastLine, /^ve_[A-Za-z0-9_-]{43}$/);
+    assert.match((await cli(['token', 'list'], { VESSEL_EVENTS_TOKENS: tokens })).stdout, /^ci\tpublic-\*\t/m);
+    assert.equal((await cli(['token', 'revoke', 'ci', '--tokens', tokens])).code, 0);
+    assert.equal((await cli(['token', 'revoke', 'ci', '--tokens', tokens])).code, 2);
+  });
+
+  test('demo builds a database; load adds a version; a bad row loads nothing and says where', async () => {
+    const db = join(dir, 'events.duckdb');
+    const demo = await cli(['demo', '--events', '300', '--seed', '4', '--db', db]);
+    assert.equal(demo.code, 0, demo.stderr);
+    assert.match(demo.stdout, /^public-global-fishing-events:v\d{8}\t\d+ entries$/m);
+    assert.equal((await cli(['demo', '--db', db])).code, 1, 'an existing database is never overwritten');
+
+    const rows = [...generateDemoRows({ events: 60, seed: 99 })].filter((r) => r['event_type'] === 'loitering').slice(0, 3);
+    const good = join(dir, 'loitering.ndjson');
+    writeFileSync(good, rows.map((r) => JSON.stringify({ ...r, event_id: `x${r['event_id']}` })).join('\n'));
+    const loaded = await cli(['load', '--db', db, '--version', 'v20990101', good]);
+    assert.equal(loaded.code, 0, loaded.stderr);
+    assert.equal(loaded.stdout.trim(), 'public-global-loitering-events:v20990101\t3 entries');
+
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${JSON.stringify(rows[0])}\n{"event_type":"fishing"}\n`);
+    const failed = await cli(['load', '--db', db, '--version', 'v3', bad]);
+    assert.equal(failed.code, 1);
+    assert.match(failed.stderr, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: event_start: is required\\nnothing was loaded`));
+  });
+
+  test('serve answers over HTTP with the printed URL', async () => {
+    const db = join(dir, 'events.duckdb');
+    const tokens = join(dir, 'serve-tokens.json');
+    const secret = (await cli(['token', 'create', '--name', 'web', '--datasets', 'public-*', '--tokens', tokens])).stdout.trimEnd().split('\n').at(-1)!;
+    const server = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--tokens', tokens, '--log-level', 'warn']);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        server.stdout.on('data', (d: Buffer) => {
+          out += d;
+          const m = /serving (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+      });
+      const res = await fetch(`${url}/v3/events?datasets=public-global-loitering-events:v20990101&limit=10&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
+      assert.equal(res.status, 200);
+      assert.equal(((await res.json()) as { total: number }).total, 3);
+      assert.equal((await fetch(`${url}/v3/events?datasets=public-global-loitering-events:latest&limit=1&offset=0`)).status, 401);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
+});
