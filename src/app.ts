@@ -37,6 +37,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // wire types the official clients depend on. The route schemas document both in /openapi.json.
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Bodies are JSON only: any other media type is a 415 rather than a string the reader rejects.
+  app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -45,6 +45,8 @@ describe('errors, in the GFW shape with exact bodies', () => {
     ['a misspelt filter', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], flag: ['CHN'] } }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flag', detail: 'flag is not a parameter of POST /v3/events; see /openapi.json for the accepted parameters' }] }],
     ['an invalid JSON body', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '{"datasets":' }), 422, undefined],
+    ['a body that is not JSON', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'text/plain' }, payload: 'datasets=all' }), 415,
+      { statusCode: 415, error: 'Unsupported Media Type', messages: [{ title: 'Content-Type', detail: 'send the body as application/json' }] }],
     ['an invalid wire format header', () => t.app.inject({ url: LIST, headers: { ...t.auth, 'x-wire-format': 'xml' } }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'X-Wire-Format', detail: 'X-Wire-Format must be one of spec, gfw, got "xml"' }] }],
   ];

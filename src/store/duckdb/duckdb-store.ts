@@ -40,8 +40,11 @@ export class DuckDbStore implements EventStore {
       ...OFFLINE_SETTINGS,
       ...(options.threads ? { threads: String(options.threads) } : {}),
     });
+    // The catalog is read once, outside the per-request time limit.
+    const catalogConnection = await instance.connect();
+    const versions = await readVersions(catalogConnection);
+    catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
-    const versions = await pool.use((c) => readVersions(c));
     return new DuckDbStore(instance, pool, versions);
   }
 
