@@ -28,7 +28,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
   const time = normalizeTimeWindow(filters, spelling, problems);
   problems.throwIfAny();
 
-  const datasets = resolveDatasets(dedupeRefs(refs), ctx);
+  const datasets = resolveDatasets(refs, ctx);
   return {
     datasets,
     ...(filters.vessels?.length ? { vesselIds: unique(filters.vessels) } : {}),
@@ -77,7 +77,7 @@ function resolveDatasets(refs: DatasetRef[], ctx: NormalizeContext): ResolvedDat
     }
   }
   if (notFound.length > 0) throw new NotFound(notFound.flatMap((e) => e.messages));
-  // Two spellings of one dataset (`encounter`/`encounters`) must not double its entries.
+  // Two references to one version (`encounter`/`encounters`, `latest` and its tag) must not double its entries.
   const seen = new Set<number>();
   return resolved.filter((d) => !seen.has(d.resolved.versionId) && seen.add(d.resolved.versionId));
 }
@@ -117,9 +117,4 @@ function withFilter<K extends string, T extends string>(
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-function dedupeRefs(refs: DatasetRef[]): DatasetRef[] {
-  const seen = new Set<string>();
-  return refs.filter((r) => !seen.has(`${r.kind}:${r.version}`) && seen.add(`${r.kind}:${r.version}`));
 }

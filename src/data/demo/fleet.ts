@@ -46,7 +46,6 @@ const NAME_WORDS: Record<string, string[]> = {
   JPN: ['MARU', 'SHINSEI MARU', 'FUKUYOSHI MARU'], KOR: ['OYANG', 'DONG WON', 'SAJO'], ESP: ['NUEVO', 'PLAYA DE', 'ALBACORA'],
   RUS: ['KAPITAN', 'ADMIRAL', 'OSTROV'], USA: ['PACIFIC', 'NORTHERN', 'ALASKA'],
 };
-export const AUTHORIZING_RFMOS = ['ICCAT', 'IOTC', 'WCPFC', 'IATTC', 'SPRFMO', 'NPFC', 'CCSBT'];
 
 export interface DemoVessel extends SourceVessel {
   ground: Ground;

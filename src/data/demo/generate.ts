@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { EventKind } from '../../query/kinds.ts';
 import { distanceKm, Geography, type Port } from './geography.ts';
-import { AUTHORIZING_RFMOS, GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
+import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
 
@@ -278,4 +278,3 @@ export function* generateDemoRows(options: DemoOptions): Generator<PublishedRow>
   }
 }
 
-export { AUTHORIZING_RFMOS };

@@ -1,6 +1,5 @@
 // Operational routes outside the versioned API; they need no token (decisions section 1).
 import type { FastifyInstance } from 'fastify';
-import { resolvedName } from '../../query/datasets.ts';
 import type { EventStore } from '../../store/store.ts';
 import { sendError } from '../error-handler.ts';
 
@@ -15,7 +14,7 @@ export async function operationRoutes(app: FastifyInstance, options: { store: Ev
       datasets: versions.map((v) => ({ dataset: `${v.datasetId}:${v.version}`, rows: v.rowCount, loadedAt: v.loadedAt, lastUpdated: v.lastUpdated })),
       latest: [...new Set(versions.map((v) => v.kind))].map((kind) => {
         const newest = versions.filter((v) => v.kind === kind).reduce((a, b) => (b.versionId > a.versionId ? b : a));
-        return resolvedName({ resolved: newest } as Parameters<typeof resolvedName>[0]);
+        return `${newest.datasetId}:${newest.version}`;
       }),
     };
   });

@@ -58,10 +58,6 @@ export class ConnectionPool {
     return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.timeoutMs} ms; narrow the filters or raise --query-timeout` }]);
   }
 
-  get timeLimitMs(): number {
-    return this.timeoutMs;
-  }
-
   close(): void {
     for (const c of this.all) c.closeSync();
   }
