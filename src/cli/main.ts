@@ -3,8 +3,8 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, integerOption, option, serverConfig, type OptionName } from '../config.ts';
 import { TokenFile } from '../auth/tokens.ts';
-import { defaultVersionTag, LoadError, loadRows } from '../data/load.ts';
-import { readNdjson, type SourceRow } from '../data/ndjson.ts';
+import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../data/load.ts';
+import { InvalidRows, LoadRefused } from '../store/duckdb/writer.ts';
 import { EVENT_KINDS, isEventKind } from '../query/kinds.ts';
 import { helpText, parseCommandArgs, UsageError } from './args.ts';
 import { createDemoDatabase } from './demo.ts';
@@ -17,7 +17,7 @@ const COMMANDS: Record<string, { summary: string; run: (args: string[]) => Promi
   start: { summary: 'create demo data and a token if needed, print how to call the API, and serve', run: start },
   serve: { summary: 'serve the API from a database', run: serveCommand },
   demo: { summary: 'create a database of generated demo events', run: demo },
-  load: { summary: 'load published-events files (newline-delimited JSON) into a database', run: load },
+  load: { summary: 'load published-events files (NDJSON, CSV, Parquet) into a database', run: load },
   token: { summary: 'create, list or revoke API tokens', run: token },
 };
 
@@ -81,35 +81,46 @@ async function demo(args: string[]): Promise<void> {
 
 async function load(args: string[]): Promise<void> {
   const names: OptionName[] = ['db', 'version', 'dataset'];
-  const { flags, positionals } = parseCommandArgs(args, names);
+  const { flags, positionals } = parseCommandArgs(args, names, { format: { type: 'string' }, 'skip-invalid': { type: 'boolean' } });
   if (flags['help']) {
     return void process.stdout.write(
-      helpText('vessel-events load --db PATH [--version V] [--dataset KIND] FILE...', COMMANDS.load!.summary, names, [
-        '  FILE...           newline-delimited JSON, one published-events row per line (docs/data-format.md)',
+      helpText('vessel-events load --db PATH [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...', COMMANDS.load!.summary, names, [
+        `  --format F        ${FILE_FORMATS.join(', ')} (default: from each file's extension)`,
+        '  --skip-invalid    load the valid rows and report the invalid ones, instead of loading nothing',
+        '  FILE...           published-events rows (docs/data-format.md)',
       ]),
     );
   }
   if (positionals.length === 0) throw new UsageError('name at least one file to load');
   const kind = option('dataset', flags);
   if (kind && !isEventKind(kind)) throw new UsageError(`--dataset must be one of ${EVENT_KINDS.join(', ')}, got "${kind}"`);
-  for (const file of positionals) if (!existsSync(file)) throw new UsageError(`no such file: ${file}`);
-  async function* rows(): AsyncGenerator<SourceRow> {
-    for (const file of positionals) yield* readNdjson(file);
-  }
+  const forced = flags['format'] as string | undefined;
+  if (forced && !(FILE_FORMATS as readonly string[]).includes(forced)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`);
+  const files = positionals.map((path) => {
+    if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+    const format = (forced as FileFormat | undefined) ?? formatOf(path);
+    if (!format) throw new UsageError(`cannot tell the format of ${path} from its extension; give --format`);
+    return { path, format };
+  });
   const progress = progressReporter('load');
   try {
-    const published = await loadRows(rows(), {
+    const result = await loadFiles(files, {
       dbPath: option('db', flags),
       version: option('version', flags) || defaultVersionTag(),
       source: positionals.join(' '),
       ...(kind && isEventKind(kind) ? { kind } : {}),
+      skipInvalid: flags['skip-invalid'] === true,
       onProgress: progress.update,
     });
     progress.done();
-    for (const p of published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+    for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+    if (result.skippedCount > 0) {
+      console.log(`skipped ${result.skippedCount} invalid rows${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
+      for (const s of result.skipped) console.log(`  ${s.file}:${s.line}: ${s.problem}`);
+    }
   } catch (e) {
     progress.done();
-    if (e instanceof LoadError) throw new Error(`${e.message}\nnothing was loaded`);
+    if (e instanceof InvalidRows || e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was loaded`);
     throw e;
   }
 }

@@ -1,8 +1,9 @@
 // The `event_info` layout per kind (decisions section 9 leaves the keys to us; docs/data-format.md
 // documents them). Each declaration gives the output key (the kind block's camelCase name, in
 // output order, following reference/gfw-examples), the snake_case source key, the value type,
-// and how the `gfw` wire format writes it. The loader validates with these declarations and the
-// shaper builds kind blocks from them, so the layout is written exactly once.
+// and how the `gfw` wire format writes it. The loader's SQL (validation, typed storage columns)
+// and the shaper's kind blocks are both generated from these declarations, so the layout is
+// written exactly once.
 import type { EventKind } from '../query/kinds.ts';
 
 export type ScalarType = 'number' | 'integer' | 'string' | 'boolean';
@@ -15,6 +16,8 @@ export interface ScalarField {
   gfwString?: boolean;
   /** The loader rejects a row without it: a filter depends on it. */
   required?: boolean;
+  /** Stored lower case (decisions section 5: `encounter.type` is lower case). */
+  lowerCase?: boolean;
 }
 
 export interface ObjectField {
@@ -69,7 +72,7 @@ export const EVENT_INFO_FIELDS: Record<EventKind, InfoField[]> = {
   encounter: [
     num('medianDistanceKilometers', 'median_distance_kilometers'),
     num('medianSpeedKnots', 'median_speed_knots'),
-    str('type', 'type', { required: true }),
+    str('type', 'type', { required: true, lowerCase: true }),
     bool('potentialRisk', 'potential_risk'),
     str('mainVesselPublicAuthorizationStatus', 'main_vessel_public_authorization_status'),
     str('encounteredVesselPublicAuthorizationStatus', 'encountered_vessel_public_authorization_status'),
@@ -100,25 +103,9 @@ export const EVENT_INFO_FIELDS: Record<EventKind, InfoField[]> = {
   ],
 };
 
-/** Reads one scalar of event_info in its declared type; numeric strings count as numbers. */
-export function readScalar(field: ScalarField, raw: unknown): { ok: true; value: unknown } | { ok: false } {
-  if (raw === undefined || raw === null || raw === '') return field.required ? { ok: false } : { ok: true, value: null };
-  switch (field.type) {
-    case 'string':
-      return typeof raw === 'string' || typeof raw === 'number' ? { ok: true, value: String(raw) } : { ok: false };
-    case 'boolean':
-      if (typeof raw === 'boolean') return { ok: true, value: raw };
-      if (raw === 'true' || raw === 'false') return { ok: true, value: raw === 'true' };
-      return { ok: false };
-    case 'number':
-    case 'integer': {
-      const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
-      if (!Number.isFinite(n) || (field.type === 'integer' && !Number.isInteger(n))) return { ok: false };
-      return { ok: true, value: n };
-    }
-  }
-}
-
-export function describeType(field: ScalarField): string {
-  return field.type === 'integer' ? 'an integer' : field.type === 'number' ? 'a number' : field.type === 'boolean' ? 'true or false' : 'a string';
-}
+/** One element of `event_vessels` (the source layout), in the order the entry's `vessel` object uses. */
+export const PUBLIC_AUTHORIZATION_FIELDS: ScalarField[] = [
+  str('hasPubliclyListedAuthorization', 'has_publicly_listed_authorization'),
+  str('rfmo', 'rfmo'),
+];
+export const NEXT_PORT_FIELDS: ScalarField[] = [str('id', 'id'), str('name', 'name'), str('flag', 'flag')];

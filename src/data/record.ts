@@ -26,10 +26,22 @@ export const DISTANCE_FIELDS = [
 ] as const;
 export type DistanceMember = (typeof DISTANCE_FIELDS)[number]['member'];
 
+/** A vessel as stored (source layout, snake_case), e.g. an encounter's other vessel. */
+export interface StoredVessel {
+  id: string;
+  ssvid: string | null;
+  name: string | null;
+  flag: string | null;
+  type: string | null;
+  gear_type: string | null;
+  public_authorizations: { has_publicly_listed_authorization: string | null; rfmo: string | null }[] | null;
+  next_port: { id: string | null; name: string | null; flag: string | null } | null;
+}
+
+/** The stored form of one entry: typed columns for everything a filter, sort or response needs. */
 export interface EventRecord {
   id: string;
   kind: EventKind;
-  vesselId: string;
   segId: string | null;
   startMs: number;
   /** null while the event is open (a gap whose AIS is not back on yet). */
@@ -42,30 +54,10 @@ export interface EventRecord {
   latMax: number;
   regions: Regions;
   distances: Record<DistanceMember, number | null>;
-  vesselSsvid: string | null;
-  vesselName: string | null;
-  vesselFlag: string | null;
-  /** Lower case, e.g. `fishing`, `carrier`. */
-  vesselType: string | null;
-  vesselGearType: string | null;
-  // Derived from event_info / event_vessels at load time so filters read plain columns.
-  nextPortId: string | null;
-  encounterType: string | null;
-  portVisitConfidence: number | null;
-  portId: string | null;
-  gapIntentional: boolean | null;
-  eventInfo: string;
-  eventVessels: string;
-}
-
-/** One element of `event_vessels` (snake_case source layout). */
-export interface SourceVessel {
-  id: string;
-  ssvid?: string | null;
-  name?: string | null;
-  flag?: string | null;
-  type?: string | null;
-  gear_type?: string | null;
-  public_authorizations?: { has_publicly_listed_authorization: boolean | string | null; rfmo: string }[] | null;
-  next_port?: { id: string; name?: string | null; flag?: string | null } | null;
+  /** The entry's own vessel (`entity_id`); flag upper case, type lower case. */
+  vessel: StoredVessel;
+  /** An encounter's other vessel; null for other kinds. */
+  otherVessel: StoredVessel | null;
+  /** The kind's event_info, typed, with its source (snake_case) keys. */
+  info: Record<string, unknown>;
 }

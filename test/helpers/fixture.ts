@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
+import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadRows } from '../../src/data/load.ts';
-import { fromPublishedRow } from '../../src/data/published-row.ts';
 import type { EventRecord } from '../../src/data/record.ts';
+import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 
@@ -24,14 +25,22 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
   const dbPath = join(dir, 'events.duckdb');
   const rows = [...generateDemoRows({ events: options.events ?? 3000, seed: options.seed ?? 7 })];
-  await loadRows(
-    (async function* () {
-      let line = 0;
-      for (const row of rows) yield { file: 'fixture', line: ++line, row };
-    })(),
-    { dbPath, version: options.version ?? 'v20240101', source: 'test fixture' },
-  );
-  return { dir, dbPath, rows, records: rows.map((r) => fromPublishedRow(r)), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  await loadRows(rows, 'fixture', { dbPath, version: options.version ?? 'v20240101', source: 'test fixture' });
+  return { dir, dbPath, rows, records: await readAllRecords(dbPath), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Every stored record, read with a plain SELECT: no filter compiler involved. */
+export async function readAllRecords(dbPath: string): Promise<EventRecord[]> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  try {
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(`SELECT ${SELECT_COLUMNS} FROM events`);
+    const records = reader.convertRows(JSDuckDBValueConverter).map((row) => toRecord(row as unknown[]));
+    connection.closeSync();
+    return records;
+  } finally {
+    instance.closeSync();
+  }
 }
 
 export interface TestApp {

@@ -12,14 +12,14 @@ function listed(values: string[], operator: string, value: string | null): boole
 
 export function referenceMatches(r: EventRecord, q: EventQuery): boolean {
   if (!q.datasets.some((d) => d.kind === r.kind)) return false;
-  if (q.vesselIds && !q.vesselIds.includes(r.vesselId)) return false;
+  if (q.vesselIds && !q.vesselIds.includes(r.vessel.id)) return false;
   if (q.eventIds && !q.eventIds.includes(r.id)) return false;
   if (q.types) {
     const hit = q.types.values.some((t) => (t === 'GAP_START' ? r.kind === 'gap' && r.endMs === null : KIND_OF[t] === r.kind));
     if (q.types.operator === 'INCLUDE' ? !hit : hit) return false;
   }
-  if (q.flags && !listed(q.flags.values, q.flags.operator, r.vesselFlag)) return false;
-  if (q.vesselTypes && !listed(q.vesselTypes.values, q.vesselTypes.operator, r.vesselType)) return false;
+  if (q.flags && !listed(q.flags.values, q.flags.operator, r.vessel.flag)) return false;
+  if (q.vesselTypes && !listed(q.vesselTypes.values, q.vesselTypes.operator, r.vessel.type)) return false;
   const { startMs, endMs, mode } = q.time;
   if (mode === 'OVERLAP') {
     if (startMs !== undefined && r.endMs !== null && r.endMs < startMs) return false;

@@ -59,7 +59,7 @@ describe('vessel-events CLI', () => {
     writeFileSync(bad, `${JSON.stringify(rows[0])}\n{"event_type":"fishing"}\n`);
     const failed = await cli(['load', '--db', db, '--version', 'v3', bad]);
     assert.equal(failed.code, 1);
-    assert.match(failed.stderr, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: event_start: is required\\nnothing was loaded`));
+    assert.match(failed.stderr, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: event_id: is required\\nnothing was loaded`));
   });
 
   test('serve answers over HTTP with the printed URL', async () => {

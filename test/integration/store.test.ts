@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Random } from '../../src/data/demo/random.ts';
-import { LoadError, loadRows } from '../../src/data/load.ts';
-import { readNdjson } from '../../src/data/ndjson.ts';
+import { loadFiles } from '../../src/data/load.ts';
+import { InvalidRows, LoadRefused } from '../../src/store/duckdb/writer.ts';
 import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/kinds.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
@@ -34,7 +34,7 @@ describe('DuckDB store against the reference semantics', () => {
     const filters: EventFilters = { datasets: ALL_DATASETS.filter(() => r.chance(0.5)) };
     if (filters.datasets.length === 0) filters.datasets.push(r.pick(ALL_DATASETS));
     const op = () => r.pick(['INCLUDE', 'EXCLUDE'] as const);
-    if (r.chance(0.3)) filters.vessels = Array.from({ length: r.int(1, 3) }, () => r.pick(records).vesselId);
+    if (r.chance(0.3)) filters.vessels = Array.from({ length: r.int(1, 3) }, () => r.pick(records).vessel.id);
     if (r.chance(0.1)) filters.ids = Array.from({ length: r.int(1, 5) }, () => r.pick(records).id);
     if (r.chance(0.3)) { filters.types = Array.from({ length: r.int(1, 2) }, () => r.pick(EVENT_TYPE_FILTER_VALUES)); if (r.chance(0.5)) filters.typesOperator = op(); }
     if (r.chance(0.4)) { filters.flags = Array.from({ length: r.int(1, 3) }, () => r.pick(['CHN', 'ESP', 'TWN', 'RUS', 'KOR', 'USA', 'SEN'])); if (r.chance(0.5)) filters.flagsOperator = op(); }
@@ -78,24 +78,19 @@ describe('DuckDB store against the reference semantics', () => {
   });
 });
 
-describe('loader', () => {
-  test('a bad row stops the load, names file, line and field, and leaves served data intact', async () => {
+describe('loading next to served data', () => {
+  test('a bad row stops the load, names file, line and field, and leaves the database file untouched', async () => {
     const fixture = await buildFixtureDb({ events: 300, seed: 5 });
     try {
+      const before = readFileSync(fixture.dbPath);
       const file = join(fixture.dir, 'more.ndjson');
       const rows = fixture.rows.slice(0, 50).map((r) => ({ ...r, event_id: `${r['event_id']}-new` }));
       (rows[29] as Record<string, unknown>)['lat_mean'] = 'north';
       writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
-      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v2', source: file }), (e) =>
-        e instanceof LoadError && e.file === file && e.line === 30 && e.field === 'lat_mean');
-      const store = await DuckDbStore.open({ path: fixture.dbPath });
-      try {
-        assert.deepEqual(store.versions().map((v) => v.version), ['v20240101', 'v20240101', 'v20240101', 'v20240101', 'v20240101']);
-        const q = normalizeListQuery({ datasets: ALL_DATASETS }, { limit: 1, offset: 0 }, { catalog: store, access: { canRead: () => true } });
-        assert.equal(await store.count(q), fixture.records.length);
-      } finally {
-        await store.close();
-      }
+      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v2', source: file }), (e) =>
+        e instanceof InvalidRows && e.first.file === file && e.first.line === 30 && e.first.problem.startsWith('lat_mean:'));
+      assert.ok(readFileSync(fixture.dbPath).equals(before), 'the served file is byte for byte what it was');
+      assert.deepEqual(readdirSync(fixture.dir).filter((f) => f.includes('.loading-')), [], 'no working copy is left behind');
     } finally {
       fixture.cleanup();
     }
@@ -107,9 +102,10 @@ describe('loader', () => {
       const file = join(fixture.dir, 'fishing.ndjson');
       const fishing = fixture.rows.filter((r) => r['event_type'] === 'fishing').slice(0, 10);
       writeFileSync(file, `${fishing.map((r) => JSON.stringify(r)).join('\n')}\n`);
-      const published = await loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v20250101', source: file });
-      assert.deepEqual(published, [{ kind: 'fishing', datasetId: 'public-global-fishing-events', version: 'v20250101', rows: 10 }]);
-      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v20250101', source: file }), /already has a version "v20250101"/);
+      const result = await loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v20250101', source: file });
+      assert.deepEqual(result.published, [{ kind: 'fishing', datasetId: 'public-global-fishing-events', version: 'v20250101', rows: 10 }]);
+      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v20250101', source: file }), (e) =>
+        e instanceof LoadRefused && /already has a version "v20250101"/.test(e.message));
       const store = await DuckDbStore.open({ path: fixture.dbPath });
       try {
         const ctx = { catalog: store, access: { canRead: () => true } };
@@ -120,18 +116,6 @@ describe('loader', () => {
       } finally {
         await store.close();
       }
-    } finally {
-      fixture.cleanup();
-    }
-  });
-
-  test('duplicate event ids within one load are refused', async () => {
-    const fixture = await buildFixtureDb({ events: 100, seed: 2 });
-    try {
-      const file = join(fixture.dir, 'dup.ndjson');
-      const row = fixture.rows.find((r) => r['event_type'] === 'fishing')!;
-      writeFileSync(file, `${JSON.stringify(row)}\n${JSON.stringify(row)}\n`);
-      await assert.rejects(loadRows(readNdjson(file), { dbPath: fixture.dbPath, version: 'v3', source: file }), /appears more than once/);
     } finally {
       fixture.cleanup();
     }

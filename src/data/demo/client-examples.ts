@@ -17,7 +17,6 @@ function exampleVessel(w: DemoWorld, id: string, flag: string, type: string, gro
     type,
     gear_type: type === 'fishing' ? 'trawlers' : null,
     public_authorizations: [{ has_publicly_listed_authorization: true, rfmo: 'ICCAT' }],
-    next_port: null,
     ground,
     activity: 1,
   };

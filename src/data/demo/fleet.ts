@@ -1,7 +1,6 @@
 // The demo fleet: vessels with stable identity (decisions: ids `9hex-4hex-4hex-4hex-12hex`,
 // 9-digit ssvid whose MID matches the flag), flags and types skewed as in the public data.
 import type { Random } from './random.ts';
-import type { SourceVessel } from '../record.ts';
 
 export interface Ground {
   name: string;
@@ -11,20 +10,22 @@ export interface Ground {
   spread: number;
   /** Flags that fish here, with weights. */
   flags: readonly (readonly [string, number])[];
+  /** FAO sub-area codes of the ground, by major area (only where the demo knows them). */
+  faoSubAreas?: Record<string, string[]>;
 }
 
 // Real fishing grounds, centred at sea. Positions are drawn within `spread` degrees of the centre.
 export const GROUNDS: readonly Ground[] = [
-  { name: 'Senegal shelf', lat: 13.9, lon: -18.1, spread: 0.5, flags: [['CHN', 5], ['SEN', 4], ['ESP', 2], ['KOR', 1]] },
-  { name: 'Mauritania shelf', lat: 19.6, lon: -17.6, spread: 0.5, flags: [['CHN', 4], ['RUS', 2], ['ESP', 2], ['MRT', 2]] },
+  { name: 'Senegal shelf', lat: 13.9, lon: -18.1, spread: 0.5, flags: [['CHN', 5], ['SEN', 4], ['ESP', 2], ['KOR', 1]], faoSubAreas: { '34': ['34.3.1', '34.3'] } },
+  { name: 'Mauritania shelf', lat: 19.6, lon: -17.6, spread: 0.5, flags: [['CHN', 4], ['RUS', 2], ['ESP', 2], ['MRT', 2]], faoSubAreas: { '34': ['34.1.3', '34.1'] } },
   { name: 'East China Sea', lat: 29.0, lon: 124.2, spread: 0.9, flags: [['CHN', 10], ['TWN', 2], ['KOR', 2]] },
   { name: 'NW Pacific squid grounds', lat: 40.5, lon: 155.0, spread: 3, flags: [['CHN', 6], ['TWN', 3], ['JPN', 2], ['RUS', 1]] },
-  { name: 'Argentine shelf edge', lat: -45.8, lon: -59.8, spread: 1, flags: [['CHN', 5], ['ARG', 3], ['ESP', 2], ['KOR', 2], ['TWN', 2]] },
+  { name: 'Argentine shelf edge', lat: -45.8, lon: -59.8, spread: 1, flags: [['CHN', 5], ['ARG', 3], ['ESP', 2], ['KOR', 2], ['TWN', 2]], faoSubAreas: { '41': ['41.3.1', '41.3'] } },
   { name: 'SE Pacific off Peru', lat: -16.0, lon: -83.0, spread: 2, flags: [['CHN', 8], ['PER', 2], ['KOR', 1]] },
   { name: 'Western Indian Ocean', lat: -4.5, lon: 57.5, spread: 1.5, flags: [['ESP', 4], ['FRA', 2], ['TWN', 3], ['SYC', 1]] },
   { name: 'Western Central Pacific', lat: 0.5, lon: 173.5, spread: 3, flags: [['TWN', 4], ['KOR', 3], ['USA', 2], ['JPN', 2], ['CHN', 3]] },
-  { name: 'Bay of Biscay', lat: 45.0, lon: -4.5, spread: 0.6, flags: [['ESP', 6], ['FRA', 4]] },
-  { name: 'Barents Sea', lat: 72.5, lon: 35.0, spread: 2, flags: [['RUS', 6], ['NOR', 5]] },
+  { name: 'Bay of Biscay', lat: 45.0, lon: -4.5, spread: 0.6, flags: [['ESP', 6], ['FRA', 4]], faoSubAreas: { '27': ['27.8.b', '27.8'] } },
+  { name: 'Barents Sea', lat: 72.5, lon: 35.0, spread: 2, flags: [['RUS', 6], ['NOR', 5]], faoSubAreas: { '27': ['27.1'] } },
   { name: 'Bering Sea', lat: 57.0, lon: -171.0, spread: 1.5, flags: [['USA', 6], ['RUS', 2]] },
   { name: 'South China Sea', lat: 12.5, lon: 113.5, spread: 1.2, flags: [['CHN', 8], ['VNM', 3]] },
 ];
@@ -47,7 +48,15 @@ const NAME_WORDS: Record<string, string[]> = {
   RUS: ['KAPITAN', 'ADMIRAL', 'OSTROV'], USA: ['PACIFIC', 'NORTHERN', 'ALASKA'],
 };
 
-export interface DemoVessel extends SourceVessel {
+/** A vessel of the demo fleet, with its `event_vessels` fields (source layout). */
+export interface DemoVessel {
+  id: string;
+  ssvid: string;
+  name: string;
+  flag: string | null;
+  type: string;
+  gear_type: string | null;
+  public_authorizations: { has_publicly_listed_authorization: boolean | string; rfmo: string }[];
   ground: Ground;
   /** Relative activity: a few vessels are very active. */
   activity: number;
@@ -75,9 +84,9 @@ export function makeFleet(random: Random, size: number): DemoVessel[] {
       type,
       gear_type: type === 'fishing' ? random.pick(GEAR_TYPES) : null,
       public_authorizations: random
-        .pick([[], ['ICCAT'], ['IOTC'], ['WCPFC'], ['WCPFC', 'IATTC'], ['SPRFMO'], ['NPFC'], ['ICCAT', 'IOTC']])
+        // The seven RFMOs that publish authorization lists.
+        .pick([[], ['ICCAT'], ['IOTC'], ['WCPFC'], ['WCPFC', 'IATTC'], ['SPRFMO'], ['NPFC'], ['CCSBT', 'IOTC'], ['ICCAT', 'IOTC']])
         .map((rfmo) => ({ has_publicly_listed_authorization: random.weighted<boolean | string>([[true, 70], [false, 25], ['pending', 5]]), rfmo })),
-      next_port: null,
       ground,
       activity: random.logNormal(1, 1.1),
     });

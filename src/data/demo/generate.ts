@@ -15,10 +15,16 @@ export interface DemoOptions {
 }
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 /** Kind mix of the public data: fishing : port visits : gaps : encounter entries : loitering. */
-const MIX: Record<EventKind, number> = { fishing: 100, port_visit: 25, gap: 8, encounter: 1.5, loitering: 1 };
+export const KIND_MIX: Record<EventKind, number> = { fishing: 100, port_visit: 25, gap: 8, encounter: 1.5, loitering: 1 };
+/** Loitering is reported more than 20 nautical miles from shore. */
+const LOITERING_MIN_SHORE_KM = 37.04;
+/** Gaps the pipeline flags start far from shore. */
+const GAP_MIN_SHORE_KM = 50;
 
 export type PublishedRow = Record<string, unknown>;
+type Box = [number, number, number, number];
 
 export function eventId(kind: string, vesselId: string, startMs: number, endMs: number | null): string {
   return createHash('md5').update(`${kind}|${vesselId}|${new Date(startMs).toISOString()}|${endMs === null ? '' : new Date(endMs).toISOString()}`).digest('hex');
@@ -26,13 +32,34 @@ export function eventId(kind: string, vesselId: string, startMs: number, endMs: 
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 
+/** Weighted choice among vessels, by activity: a few vessels are very active. */
+class VesselPicker {
+  private readonly cumulative: number[] = [];
+  constructor(private readonly vessels: DemoVessel[]) {
+    let sum = 0;
+    for (const v of vessels) this.cumulative.push((sum += v.activity));
+  }
+  pick(random: Random): DemoVessel {
+    const x = random.next() * this.cumulative[this.cumulative.length - 1]!;
+    let lo = 0;
+    let hi = this.cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.cumulative[mid]! > x) hi = mid;
+      else lo = mid + 1;
+    }
+    return this.vessels[lo]!;
+  }
+}
+
 export class DemoWorld {
   readonly geo = new Geography();
   readonly random: Random;
   readonly fleet: DemoVessel[];
-  private readonly groundPorts = new Map<Ground, Port[]>();
   readonly fromMs: number;
   readonly toMs: number;
+  private readonly groundPorts = new Map<Ground, Port[]>();
+  private readonly pickers = new Map<string, VesselPicker>();
 
   constructor(options: DemoOptions) {
     this.random = new Random(options.seed);
@@ -46,13 +73,44 @@ export class DemoWorld {
     return this.groundPorts.get(g)!;
   }
 
-  positionIn(g: Ground): { lat: number; lon: number } {
-    return { lat: round(g.lat + this.random.between(-g.spread, g.spread), 4), lon: round(g.lon + this.random.between(-g.spread, g.spread), 4) };
+  /** A vessel of one of the types (any type when null), on one ground if given, weighted by activity. */
+  pickVessel(types: readonly string[] | null, ground?: Ground): DemoVessel {
+    const key = `${types?.join(',') ?? '*'}|${ground?.name ?? '*'}`;
+    let picker = this.pickers.get(key);
+    if (!picker) {
+      const pool = this.fleet.filter((v) => (!types || types.includes(v.type)) && (!ground || v.ground === ground));
+      picker = new VesselPicker(pool.length ? pool : this.fleet);
+      this.pickers.set(key, picker);
+    }
+    return picker.pick(this.random);
   }
 
-  /** Distance to the nearest port of the ground, km: the demo's stand-in for the coastline. */
-  shoreKm(g: Ground, lon: number, lat: number): number {
-    return Math.min(...this.ports(g).map((p) => distanceKm(lon, lat, p.lon, p.lat)));
+  /** A position on the ground, at sea and at least minShoreKm from the coast. */
+  seaPosition(g: Ground, minShoreKm = 1): { lat: number; lon: number } {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const lat = round(g.lat + this.random.between(-g.spread, g.spread), 4);
+      const lon = round(g.lon + this.random.between(-g.spread, g.spread), 4);
+      if (!this.geo.land.isLand(lon, lat) && this.geo.land.distanceFromShoreKm(lon, lat) >= minShoreKm) return { lat, lon };
+    }
+    return { lat: g.lat, lon: g.lon };
+  }
+
+  /** A point near a port but off the land polygons (ports sit on the coastline). */
+  nearPort(p: Port): { lat: number; lon: number } {
+    for (let radius = 0.01; radius < 0.5; radius *= 1.5) {
+      for (let attempt = 0; attempt < 6; attempt++) {
+        const lat = round(p.lat + this.random.between(-radius, radius), 6);
+        const lon = round(p.lon + this.random.between(-radius, radius), 6);
+        if (!this.geo.land.isLand(lon, lat)) return { lat, lon };
+      }
+    }
+    return { lat: p.lat, lon: p.lon };
+  }
+
+  nearestPortKm(g: Ground, lon: number, lat: number): number {
+    let best = Infinity;
+    for (const p of this.ports(g)) best = Math.min(best, distanceKm(lon, lat, p.lon, p.lat));
+    return best;
   }
 
   vesselJson(v: DemoVessel, nextPort: Port | null): Record<string, unknown> {
@@ -63,12 +121,10 @@ export class DemoWorld {
     };
   }
 
-  /** The columns every kind shares, tagged at the mean position. */
-  row(kind: EventKind, v: DemoVessel, g: Ground, startMs: number, endMs: number | null, lat: number, lon: number, box: [number, number, number, number], id: string): PublishedRow {
-    const shore = this.shoreKm(g, lon, lat);
-    const portKm = Math.min(...this.ports(g).map((p) => distanceKm(box[0], box[1], p.lon, p.lat)));
-    const endPortKm = Math.min(...this.ports(g).map((p) => distanceKm(box[2], box[3], p.lon, p.lat)));
-    const regions = this.geo.regionsAt(lon, lat, shore);
+  /** The columns every kind shares; regions are tagged at the mean position. */
+  row(kind: EventKind, v: DemoVessel, g: Ground, startMs: number, endMs: number | null, lat: number, lon: number, box: Box, id: string): PublishedRow {
+    const land = this.geo.land;
+    const regions = this.geo.regionsAt(lon, lat, land.distanceFromShoreKm(lon, lat), g.faoSubAreas);
     return {
       event_id: id,
       event_type: kind,
@@ -86,109 +142,102 @@ export class DemoWorld {
         eez: regions.eez, eez12nm: regions.eez12Nm, fao: regions.fao, major_fao: regions.majorFao, high_seas: regions.highSeas,
         mpa: regions.mpa, mpa_no_take: regions.mpaNoTake, mpa_no_take_partial: regions.mpaNoTakePartial, rfmo: regions.rfmo,
       },
-      start_distance_from_shore_km: Math.round(shore),
-      end_distance_from_shore_km: Math.round(this.shoreKm(g, box[2], box[3])),
-      start_distance_from_port_km: round(portKm, 3),
-      end_distance_from_port_km: round(endPortKm, 3),
+      // The pipeline reports distance from shore in whole km and from port with decimals.
+      start_distance_from_shore_km: Math.round(land.distanceFromShoreKm(box[0], box[1])),
+      end_distance_from_shore_km: Math.round(land.distanceFromShoreKm(box[2], box[3])),
+      start_distance_from_port_km: round(this.nearestPortKm(g, box[0], box[1]), 3),
+      end_distance_from_port_km: round(this.nearestPortKm(g, box[2], box[3]), 3),
     };
   }
 
   authorizationStatus(v: DemoVessel): string {
-    const auths = v.public_authorizations ?? [];
-    if (auths.length === 0) return 'not_matching_relevant_public_authorization';
-    return auths.some((a) => a.has_publicly_listed_authorization === true) ? 'matching_relevant_public_authorization' : 'partially_matching_relevant_public_authorization';
+    if (v.public_authorizations.length === 0) return 'not_matching_relevant_public_authorization';
+    return v.public_authorizations.some((a) => a.has_publicly_listed_authorization === true)
+      ? 'matching_relevant_public_authorization'
+      : 'partially_matching_relevant_public_authorization';
   }
 
   start(durationMs: number): number {
     return Math.floor(this.random.between(this.fromMs, this.toMs - durationMs) / 1000) * 1000;
   }
+}
 
-  pickVessel(types: readonly string[] | null): DemoVessel {
-    const candidates = types ? this.fleet.filter((v) => types.includes(v.type!)) : this.fleet;
-    const pool = candidates.length ? candidates : this.fleet;
-    return this.random.weighted(pool.map((v) => [v, v.activity] as const));
-  }
+const inEez = (row: PublishedRow) => (row['regions_mean_position'] as { eez: string[] }).eez.length > 0;
+
+function boxAround(lat: number, lon: number, half: () => number): Box {
+  return [round(lon - half(), 4), round(lat - half(), 4), round(lon + half(), 4), round(lat + half(), 4)];
 }
 
 export function fishingRow(w: DemoWorld, v: DemoVessel, startMs?: number, g: Ground = v.ground): PublishedRow {
   const r = w.random;
+  // Median about 8 h; the pipeline reports nothing shorter than 20 minutes.
   const durationMs = Math.max(20 * 60_000, r.logNormal(8 * HOUR, 0.8));
   const s = startMs ?? w.start(durationMs);
   const e = s + Math.round(durationMs / 1000) * 1000;
-  const { lat, lon } = w.positionIn(g);
-  const box: [number, number, number, number] = [round(lon - r.between(0, 0.2), 4), round(lat - r.between(0, 0.2), 4), round(lon + r.between(0, 0.2), 4), round(lat + r.between(0, 0.2), 4)];
-  const row = w.row('fishing', v, g, s, e, lat, lon, box, eventId('fishing', v.id, s, e));
-  const inEez = (row['regions_mean_position'] as { eez: string[] }).eez.length > 0;
+  const { lat, lon } = w.seaPosition(g);
+  const row = w.row('fishing', v, g, s, e, lat, lon, boxAround(lat, lon, () => r.between(0, 0.05)), eventId('fishing', v.id, s, e));
   const speed = round(r.between(1.2, 4.5), 3);
-  row['event_info'] = JSON.stringify({
+  row['event_info'] = {
     total_distance_km: round((speed * 1.852 * (e - s)) / HOUR, 3),
     average_speed_knots: speed,
     average_duration_hours: round((e - s) / HOUR, 3),
-    potential_risk: !inEez && r.chance(0.15),
+    potential_risk: !inEez(row) && r.chance(0.15),
     vessel_public_authorization_status: w.authorizationStatus(v),
-  });
-  row['event_vessels'] = JSON.stringify([w.vesselJson(v, null)]);
+  };
+  row['event_vessels'] = [w.vesselJson(v, null)];
   return row;
 }
 
 export function portVisitRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number; port?: Port; confidence?: number; id?: string } = {}): PublishedRow {
   const r = w.random;
   // Most visits last hours to days; a long tail lasts months.
-  const durationMs = r.chance(0.03) ? r.between(30, 200) * 24 * HOUR : Math.max(HOUR, r.logNormal(30 * HOUR, 0.9));
+  const durationMs = r.chance(0.03) ? r.between(30, 200) * DAY : Math.max(HOUR, r.logNormal(30 * HOUR, 0.9));
   const s = options.startMs ?? w.start(durationMs);
   const e = s + Math.round(durationMs / 1000) * 1000;
   const port = options.port ?? r.pick(w.ports(v.ground).slice(0, 8));
-  const anchorage = (p: Port) => ({
-    anchorage_id: r.hex(8),
-    at_dock: r.chance(0.6),
-    distance_from_shore_km: r.int(0, 3),
-    flag: p.flag,
-    id: p.id,
-    lat: round(p.lat + r.between(-0.02, 0.02), 6),
-    lon: round(p.lon + r.between(-0.02, 0.02), 6),
-    name: p.name,
-    top_destination: p.name,
-  });
-  const start = anchorage(port);
-  const middle = anchorage(port);
-  const end = anchorage(port);
-  const lat = round((start.lat + end.lat) / 2, 4);
-  const lon = round((start.lon + end.lon) / 2, 4);
+  const anchorage = () => {
+    const at = w.nearPort(port);
+    return {
+      anchorage_id: r.hex(8), at_dock: r.chance(0.6), distance_from_shore_km: r.int(0, 3), flag: port.flag, id: port.id,
+      lat: at.lat, lon: at.lon, name: port.name, top_destination: port.name,
+    };
+  };
+  const [start, middle, end] = [anchorage(), anchorage(), anchorage()];
+  const lat = round(middle.lat, 4);
+  const lon = round(middle.lon, 4);
   const id = options.id ?? eventId('port_visit', v.id, s, e);
   const row = w.row('port_visit', v, v.ground, s, e, lat, lon, [round(start.lon, 4), round(start.lat, 4), round(end.lon, 4), round(end.lat, 4)], id);
-  row['start_distance_from_shore_km'] = start.distance_from_shore_km;
-  row['end_distance_from_shore_km'] = end.distance_from_shore_km;
-  row['start_distance_from_port_km'] = 0;
-  row['end_distance_from_port_km'] = 0;
-  row['event_info'] = JSON.stringify({
+  Object.assign(row, { start_distance_from_port_km: 0, end_distance_from_port_km: 0 });
+  row['event_info'] = {
     visit_id: createHash('md5').update(`visit|${id}`).digest('hex'),
+    // Confidence 4 : 3 : 2 about 78 : 9 : 13 %.
     confidence: options.confidence ?? r.weighted([[4, 78], [3, 9], [2, 13]] as const),
     duration_hrs: round((e - s) / HOUR, 6),
     start_anchorage: start,
     intermediate_anchorage: middle,
     end_anchorage: end,
-  });
-  row['event_vessels'] = JSON.stringify([w.vesselJson(v, null)]);
+  };
+  row['event_vessels'] = [w.vesselJson(v, null)];
   return row;
 }
 
 export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number; open?: boolean } = {}): PublishedRow {
   const r = w.random;
   const intentional = r.chance(0.55);
+  // Intentional disabling is only flagged for gaps of 12 h or more.
   const durationMs = intentional ? Math.max(12 * HOUR, r.logNormal(30 * HOUR, 0.7)) : Math.max(2 * HOUR, r.logNormal(9 * HOUR, 0.7));
   const open = options.open ?? r.chance(0.03);
-  const s = options.startMs ?? (open ? Math.floor(r.between(w.toMs - 30 * 24 * HOUR, w.toMs - HOUR) / 1000) * 1000 : w.start(durationMs));
+  const s = options.startMs ?? (open ? Math.floor(r.between(w.toMs - 30 * DAY, w.toMs - HOUR) / 1000) * 1000 : w.start(durationMs));
   const e = open ? null : s + Math.round(durationMs / 1000) * 1000;
-  // Gaps start far from shore: drawn at the outer edge of the ground.
   const g = v.ground;
-  const off = { lat: round(g.lat + g.spread * r.pick([-1, 1]) * r.between(0.7, 1), 4), lon: round(g.lon + g.spread * r.pick([-1, 1]) * r.between(0.7, 1), 4) };
-  const distance = round(r.between(5, 120), 6);
-  const on = { lat: round(off.lat + r.between(-0.5, 0.5), 4), lon: round(off.lon + r.between(-0.5, 0.5), 4) };
+  const off = w.seaPosition(g, GAP_MIN_SHORE_KM);
+  const on = w.seaPosition(g);
   const lat = round((off.lat + on.lat) / 2, 4);
   const lon = round((off.lon + on.lon) / 2, 4);
   const row = w.row('gap', v, g, s, e, lat, lon, [off.lon, off.lat, on.lon, on.lat], eventId('gap', v.id, s, e));
   const hours = ((e ?? w.toMs) - s) / HOUR;
-  row['event_info'] = JSON.stringify({
+  const distance = round(distanceKm(off.lon, off.lat, on.lon, on.lat), 6);
+  row['event_info'] = {
     intentional_disabling: intentional,
     distance_km: distance,
     duration_hours: round(hours, 2),
@@ -197,84 +246,97 @@ export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number;
     positions_per_day_sat_reception: round(r.between(20, 150), 6),
     off_position: off,
     on_position: open ? null : on,
-  });
-  row['event_vessels'] = JSON.stringify([w.vesselJson(v, null)]);
+  };
+  row['event_vessels'] = [w.vesselJson(v, null)];
   return row;
 }
 
-export function loiteringRow(w: DemoWorld, v: DemoVessel): PublishedRow {
+/** The port visit an event's `vessel.nextPort` points at: the vessel's next visit, days later. */
+function nextVisit(w: DemoWorld, v: DemoVessel, afterMs: number): { port: Port; row: PublishedRow } | undefined {
+  const startMs = Math.floor((afterMs + w.random.between(1, 10) * DAY) / 1000) * 1000;
+  if (startMs > w.toMs - 30 * DAY) return undefined;
+  const port = w.random.pick(w.ports(v.ground).slice(0, 8));
+  return { port, row: portVisitRow(w, v, { startMs, port }) };
+}
+
+export function loiteringRows(w: DemoWorld, v: DemoVessel): PublishedRow[] {
   const r = w.random;
   const durationMs = Math.max(HOUR, r.logNormal(10 * HOUR, 0.9));
   const s = w.start(durationMs);
   const e = s + Math.round(durationMs / 1000) * 1000;
   const g = v.ground;
-  const { lat, lon } = w.positionIn(g);
-  const box: [number, number, number, number] = [round(lon - 0.05, 4), round(lat - 0.05, 4), round(lon + 0.05, 4), round(lat + 0.05, 4)];
-  const row = w.row('loitering', v, g, s, e, lat, lon, box, eventId('loitering', v.id, s, e));
+  const { lat, lon } = w.seaPosition(g, LOITERING_MIN_SHORE_KM);
+  const row = w.row('loitering', v, g, s, e, lat, lon, boxAround(lat, lon, () => 0.02), eventId('loitering', v.id, s, e));
   const speed = round(r.between(0.05, 1.5), 6);
-  row['event_info'] = JSON.stringify({
+  row['event_info'] = {
     total_time_hours: round((e - s) / HOUR, 6),
     total_distance_km: round((speed * 1.852 * (e - s)) / HOUR, 6),
     average_speed_knots: speed,
-    average_distance_from_shore_km: round(w.shoreKm(g, lon, lat), 3),
-  });
-  row['event_vessels'] = JSON.stringify([w.vesselJson(v, r.pick(w.ports(g).slice(0, 5)))]);
-  return row;
+    average_distance_from_shore_km: round(w.geo.land.distanceFromShoreKm(lon, lat), 3),
+  };
+  const next = nextVisit(w, v, e);
+  row['event_vessels'] = [w.vesselJson(v, next?.port ?? null)];
+  return next ? [row, next.row] : [row];
 }
 
 // Encounter types use the interface's vessel-class words (interface 4.2); other types are non-fishing.
-function encounterSide(type: string | null | undefined): string {
-  return ['fishing', 'carrier', 'support', 'bunker', 'research', 'tanker'].includes(type ?? '') ? type! : 'non_fishing';
+function encounterSide(type: string): string {
+  return ['fishing', 'carrier', 'support', 'bunker', 'research', 'tanker'].includes(type) ? type : 'non_fishing';
 }
 
-/** Two rows, `.1` and `.2`, each from its own vessel's point of view (decisions section 5). */
+/** Two rows, `.1` and `.2`, each from its own vessel's point of view, then each vessel's next visit. */
 export function encounterRows(w: DemoWorld, a: DemoVessel, b: DemoVessel, startMs?: number): PublishedRow[] {
   const r = w.random;
   const tenMinutes = 600_000;
+  // At least 2 h, median about 5 h, on a 10-minute grid.
   const durationMs = Math.max(2 * HOUR, Math.round(r.logNormal(5 * HOUR, 0.5) / tenMinutes) * tenMinutes);
   const s = Math.floor((startMs ?? w.start(durationMs)) / tenMinutes) * tenMinutes;
   const e = s + durationMs;
   const g = a.ground;
-  const { lat, lon } = w.positionIn(g);
-  const box: [number, number, number, number] = [round(lon - 0.02, 4), round(lat - 0.02, 4), round(lon + 0.02, 4), round(lat + 0.02, 4)];
+  const { lat, lon } = w.seaPosition(g);
+  const box = boxAround(lat, lon, () => 0.005);
   const baseId = eventId('encounter', a.id, s, e);
-  const info = { median_distance_kilometers: round(r.between(0.01, 0.49), 3), median_speed_knots: round(r.between(0.1, 1.9), 3) };
-  const nextA = r.pick(w.ports(g).slice(0, 5));
-  const nextB = r.pick(w.ports(g).slice(0, 5));
-  const vessels = [w.vesselJson(a, nextA), w.vesselJson(b, nextB)];
-  return [
-    [a, b, 1],
-    [b, a, 2],
-  ].map(([main, other, n]) => {
-    const m = main as DemoVessel;
-    const o = other as DemoVessel;
-    const row = w.row('encounter', m, g, s, e, lat, lon, box, `${baseId}.${n}`);
-    const inEez = (row['regions_mean_position'] as { eez: string[] }).eez.length > 0;
-    row['event_info'] = JSON.stringify({
-      ...info,
-      type: `${encounterSide(m.type)}-${encounterSide(o.type)}`,
-      potential_risk: !inEez && r.chance(0.2),
-      main_vessel_public_authorization_status: w.authorizationStatus(m),
-      encountered_vessel_public_authorization_status: w.authorizationStatus(o),
-    });
-    row['event_vessels'] = JSON.stringify(vessels);
+  const shared = { median_distance_kilometers: round(r.between(0.01, 0.49), 3), median_speed_knots: round(r.between(0.1, 1.9), 3) };
+  const nextA = nextVisit(w, a, e);
+  const nextB = nextVisit(w, b, e);
+  const vessels = [w.vesselJson(a, nextA?.port ?? null), w.vesselJson(b, nextB?.port ?? null)];
+  const entries = ([[a, b, 1], [b, a, 2]] as const).map(([main, other, n]) => {
+    const row = w.row('encounter', main, g, s, e, lat, lon, box, `${baseId}.${n}`);
+    row['event_info'] = {
+      ...shared,
+      type: `${encounterSide(main.type)}-${encounterSide(other.type)}`,
+      potential_risk: !inEez(row) && r.chance(0.2),
+      main_vessel_public_authorization_status: w.authorizationStatus(main),
+      encountered_vessel_public_authorization_status: w.authorizationStatus(other),
+    };
+    row['event_vessels'] = vessels;
     return row;
   });
+  return [...entries, ...[nextA, nextB].filter((x) => x !== undefined).map((x) => x.row)];
 }
 
 export function* generateDemoRows(options: DemoOptions): Generator<PublishedRow> {
   const w = new DemoWorld(options);
-  const total = Object.values(MIX).reduce((a, b) => a + b, 0);
-  const count = (kind: EventKind) => Math.max(6, Math.round((options.events * MIX[kind]) / total));
-  yield* clientExampleRows(w);
-  for (let i = 0; i < count('fishing'); i++) yield fishingRow(w, w.pickVessel(['fishing']));
-  for (let i = 0; i < count('port_visit'); i++) yield portVisitRow(w, w.pickVessel(null));
-  for (let i = 0; i < count('gap'); i++) yield gapRow(w, w.pickVessel(null));
-  for (let i = 0; i < count('loitering'); i++) yield loiteringRow(w, w.pickVessel(['carrier', 'carrier', 'bunker', 'support']));
+  const total = Object.values(KIND_MIX).reduce((x, y) => x + y, 0);
+  const count = (kind: EventKind) => Math.max(6, Math.round((options.events * KIND_MIX[kind]) / total));
+  let portVisits = 0;
+  const emit = function* (rows: PublishedRow[]) {
+    for (const row of rows) {
+      if (row['event_type'] === 'port_visit') portVisits++;
+      yield row;
+    }
+  };
+  yield* emit([...clientExampleRows(w)]);
+  // Loitering is mostly carriers.
+  for (let i = 0; i < count('loitering'); i++) {
+    yield* emit(loiteringRows(w, w.pickVessel(w.random.chance(0.8) ? ['carrier', 'bunker', 'support'] : ['fishing'])));
+  }
   for (let i = 0; i < count('encounter') / 2; i++) {
     const carrier = w.pickVessel(['carrier', 'support', 'bunker']);
-    const sameGround = w.fleet.filter((v) => v.type === 'fishing' && v.ground === carrier.ground);
-    yield* encounterRows(w, carrier, sameGround.length ? w.random.pick(sameGround) : w.pickVessel(['fishing']));
+    yield* emit(encounterRows(w, carrier, w.pickVessel(['fishing'], carrier.ground)));
   }
+  for (let i = 0; i < count('fishing'); i++) yield fishingRow(w, w.pickVessel(['fishing']));
+  for (let i = 0; i < count('gap'); i++) yield gapRow(w, w.pickVessel(null));
+  // Visits already emitted as next ports count towards the port-visit share.
+  while (portVisits < count('port_visit')) yield* emit([portVisitRow(w, w.pickVessel(null))]);
 }
-

@@ -1,14 +1,15 @@
 // Real demo geography from @globalfishingwatch/ocean-areas (its JSON files are read directly: the
 // package's main entry is missing): EEZ polygons with Marine Regions ids, FAO major areas, RFMO
-// areas, MPA boxes and ports. A position is tagged with every layer that contains it, as the
-// pipeline tags `regions` at the mean position.
+// areas, MPAs and ports; land from world-atlas. A position is tagged with every layer that
+// contains it, as the pipeline tags `regions` at the mean position.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Regions } from '../record.ts';
+import { Land } from './land.ts';
 
 type Ring = [number, number][];
-interface Area {
+export interface Area {
   id: string;
   name: string;
   polygons: Ring[][];
@@ -21,24 +22,23 @@ export interface Port {
   lat: number;
   lon: number;
 }
+interface Feature {
+  properties: Record<string, unknown>;
+  geometry: { type: string; coordinates: unknown } | null;
+}
 
 const sourceDir = join(dirname(createRequire(import.meta.url).resolve('@globalfishingwatch/ocean-areas/package.json')), 'src/data/source');
 
-function readFeatures(file: string): { properties: Record<string, unknown>; geometry: { type: string; coordinates: unknown } }[] {
+function readFeatures(file: string): Feature[] {
   return JSON.parse(readFileSync(join(sourceDir, file), 'utf8'));
 }
 
-function toArea(f: ReturnType<typeof readFeatures>[number]): Area {
-  const polygons = (f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates) as Ring[][];
-  const points = polygons.flat(2);
-  const lons = points.map((p) => p[0]);
-  const lats = points.map((p) => p[1]);
-  return {
-    id: String(f.properties['area']),
-    name: String(f.properties['name']),
-    polygons,
-    bbox: [Math.min(...lons), Math.min(...lats), Math.max(...lons), Math.max(...lats)],
-  };
+function toArea(f: Feature): Area {
+  const g = f.geometry!;
+  const polygons = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as Ring[][];
+  let bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const poly of polygons) for (const [x, y] of poly[0]!) bbox = [Math.min(bbox[0], x), Math.min(bbox[1], y), Math.max(bbox[2], x), Math.max(bbox[3], y)];
+  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
 }
 
 function ringContains(ring: Ring, lon: number, lat: number): boolean {
@@ -51,40 +51,67 @@ function ringContains(ring: Ring, lon: number, lat: number): boolean {
   return inside;
 }
 
-function areaContains(a: Area, lon: number, lat: number): boolean {
+export function areaContains(a: Area, lon: number, lat: number): boolean {
   if (lon < a.bbox[0] || lon > a.bbox[2] || lat < a.bbox[1] || lat > a.bbox[3]) return false;
   return a.polygons.some((poly) => ringContains(poly[0]!, lon, lat) && !poly.slice(1).some((hole) => ringContains(hole, lon, lat)));
 }
 
+/** Areas indexed by the 1-degree cells their boxes cover, so a point tests only its candidates. */
+class AreaLayer {
+  private readonly cells = new Map<number, Area[]>();
+  constructor(readonly areas: Area[]) {
+    for (const a of areas) {
+      for (let x = Math.floor(a.bbox[0]); x <= Math.floor(a.bbox[2]); x++) {
+        for (let y = Math.floor(a.bbox[1]); y <= Math.floor(a.bbox[3]); y++) {
+          const key = (x + 180) * 1000 + (y + 90);
+          const list = this.cells.get(key);
+          if (list) list.push(a);
+          else this.cells.set(key, [a]);
+        }
+      }
+    }
+  }
+  containing(lon: number, lat: number): Area[] {
+    return (this.cells.get((Math.floor(lon) + 180) * 1000 + (Math.floor(lat) + 90)) ?? []).filter((a) => areaContains(a, lon, lat));
+  }
+}
+
+const boxArea = (a: Area) => (a.bbox[2] - a.bbox[0]) * (a.bbox[3] - a.bbox[1]);
+
 export class Geography {
-  readonly eezs = readFeatures('eezs.json').filter((f) => f.geometry).map(toArea);
-  readonly fao = readFeatures('fao.json').map(toArea);
-  readonly rfmos = readFeatures('rfmos.json').map(toArea);
-  readonly mpas = readFeatures('mpas.json').filter((f) => f.geometry).map(toArea);
+  readonly land = new Land();
+  readonly eezs = new AreaLayer(readFeatures('eezs.json').filter((f) => f.geometry).map(toArea));
+  readonly fao = new AreaLayer(readFeatures('fao.json').map(toArea));
+  readonly rfmos = new AreaLayer(readFeatures('rfmos.json').map(toArea));
+  readonly mpas = new AreaLayer(readFeatures('mpas.json').filter((f) => f.geometry).map(toArea));
   readonly ports: Port[] = readFeatures('ports.json').map((f) => {
-    const [lon, lat] = f.geometry.coordinates as [number, number];
+    const [lon, lat] = f.geometry!.coordinates as [number, number];
     const id = String(f.properties['area']);
     return { id, name: String(f.properties['name']), flag: id.slice(0, 3).toUpperCase(), lat, lon };
   });
 
-  regionsAt(lon: number, lat: number, distanceFromShoreKm: number): Regions {
-    const ids = (areas: Area[]) => areas.filter((a) => areaContains(a, lon, lat)).map((a) => a.id);
-    const eez = ids(this.eezs);
-    const majorFao = ids(this.fao);
-    const mpa = ids(this.mpas);
+  /**
+   * Regions at a position. The package's FAO areas are boxes that overlap; a point takes the
+   * smallest box that holds it as its one major area, plus the sub-area codes given for it.
+   */
+  regionsAt(lon: number, lat: number, distanceFromShoreKm: number, faoSubAreas: Record<string, string[]> = {}): Regions {
+    const eez = this.eezs.containing(lon, lat).map((a) => a.id);
+    const major = this.fao.containing(lon, lat).sort((a, b) => boxArea(a) - boxArea(b))[0]?.id;
+    const majorFao = major ? [major] : [];
+    const mpa = this.mpas.containing(lon, lat).map((a) => a.id);
     return {
       eez,
-      // The 12 nm band is 22.2 km from the baseline.
-      eez12Nm: distanceFromShoreKm <= 22 ? eez : [],
-      fao: majorFao,
+      // The 12-nautical-mile band: within 22.2 km of the coast.
+      eez12Nm: distanceFromShoreKm <= 22.2 ? eez : [],
+      fao: major ? [...(faoSubAreas[major] ?? []), major] : [],
       majorFao,
-      // Outside every EEZ: the demo names the high-seas area by the FAO major area it lies in.
+      // Outside every EEZ: the demo names the high-seas area by its FAO major area.
       highSeas: eez.length === 0 ? majorFao : [],
       mpa,
-      // The demo tags the smaller half of its MPAs as no-take, a tenth as partially no-take.
+      // The package does not say which MPAs are no-take; the demo marks a fixed subset.
       mpaNoTake: mpa.filter((id) => Number(id) % 2 === 0),
       mpaNoTakePartial: mpa.filter((id) => Number(id) % 10 === 1),
-      rfmo: ids(this.rfmos),
+      rfmo: this.rfmos.containing(lon, lat).map((a) => a.id),
     };
   }
 
@@ -94,6 +121,12 @@ export class Geography {
       .sort((a, b) => a.d - b.d)
       .slice(0, count)
       .map((x) => x.p);
+  }
+
+  /** Region geometries of a layer as GeoJSON features with their region ids (for loading). */
+  layerFeatures(layer: 'eez' | 'fao' | 'rfmo' | 'mpa'): { type: 'Feature'; id: string; properties: { id: string; name: string }; geometry: { type: 'MultiPolygon'; coordinates: Ring[][] } }[] {
+    const source = { eez: this.eezs, fao: this.fao, rfmo: this.rfmos, mpa: this.mpas }[layer];
+    return source.areas.map((a) => ({ type: 'Feature', id: a.id, properties: { id: a.id, name: a.name }, geometry: { type: 'MultiPolygon', coordinates: a.polygons } }));
   }
 }
 

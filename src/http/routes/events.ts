@@ -1,7 +1,7 @@
 // /v3/events and /v3/events/{eventId}. Handlers only wire the layers: read -> normalize -> store -> shape.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { toPublishedRow } from '../../data/published-row.ts';
+import { toPublishedRow } from '../../shape/raw.ts';
 import { resolvedName } from '../../query/datasets.ts';
 import { notFound } from '../../query/errors.ts';
 import { normalizeListQuery, normalizeSingleDataset, type Spelling } from '../../query/normalize.ts';

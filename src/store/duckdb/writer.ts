@@ -1,14 +1,18 @@
-// The only writer of the database. A load appends validated records to a connection-local staging
-// table, then publishes them in one transaction (catalog rows + events sorted for the zone maps).
-// A load that fails or is killed before COMMIT leaves the served data exactly as it was.
-import { DuckDBInstance, type DuckDBAppender, type DuckDBConnection } from '@duckdb/node-api';
-import { mkdirSync } from 'node:fs';
+// The only writer of the database. A load works on a copy of the database file and renames it over
+// the original only once everything is validated, inserted and checkpointed: a load that fails or
+// is killed leaves the served file untouched, and a running server keeps reading its open file
+// until it reloads (src/store/duckdb/reloading-store.ts).
+//
+// Rows are ingested in batches so memory stays bounded: JS stages a batch of documents into one
+// of two in-memory tables while a second connection validates and types the previous batch into
+// typed_rows (on disk, compressed). Publishing then inserts the valid rows sorted for the zone maps.
+import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { EventRecord } from '../../data/record.ts';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
-import { appendRecord } from './columns.ts';
-import { CREATE_INDEXES, CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
+import { compileIngest, RAW_COLUMNS } from './ingest.ts';
+import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
 import { readVersions } from './versions.ts';
 
 export interface PublishedVersion {
@@ -18,115 +22,201 @@ export interface PublishedVersion {
   rows: number;
 }
 
-export class DuplicateVersion extends Error {}
-export class DuplicateEventId extends Error {}
+/** A row the load rejected: where it is and what is wrong (`field: detail`). */
+export interface RowProblem {
+  file: string;
+  line: number;
+  problem: string;
+}
+
+export interface PublishResult {
+  published: PublishedVersion[];
+  /** Rows left out with --skip-invalid (the first ones, in file order). */
+  skipped: RowProblem[];
+  skippedCount: number;
+}
+
+/** The load stopped on invalid rows; nothing of it became visible. */
+export class InvalidRows extends Error {
+  constructor(readonly first: RowProblem, readonly count: number) {
+    super(`${first.file}:${first.line}: ${first.problem}${count > 1 ? ` (and ${count - 1} more invalid rows)` : ''}`);
+  }
+}
+export class LoadRefused extends Error {}
+
+const CHUNK_ROWS = 2048;
+const BATCH_ROWS = 100_000;
 
 export class DuckDbWriter {
+  private pendingIngest: Promise<unknown> = Promise.resolve();
+  private stagingTable = 0;
+  private closed = false;
+
   private constructor(
+    private readonly target: string,
+    private readonly workPath: string,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
+    private readonly ingestConnection: DuckDBConnection,
+    private readonly kind: EventKind | undefined,
+    private readonly rawTypes: DuckDBType[],
   ) {}
 
-  static async open(path: string): Promise<DuckDbWriter> {
-    mkdirSync(dirname(path), { recursive: true });
-    const instance = await DuckDBInstance.create(path, { ...OFFLINE_SETTINGS });
+  static async open(target: string, kind?: EventKind): Promise<DuckDbWriter> {
+    mkdirSync(dirname(target), { recursive: true });
+    const workPath = `${target}.loading-${process.pid}`;
+    rmSync(workPath, { force: true });
+    if (existsSync(target)) copyFileSync(target, workPath);
+    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS });
     const connection = await instance.connect();
+    const ingestConnection = await instance.connect();
+    // Timestamps without a zone are UTC whatever the machine's zone is.
+    for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    return new DuckDbWriter(instance, connection);
+    await connection.run(`ATTACH ':memory:' AS stage`);
+    for (const t of [0, 1]) await connection.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
+    await connection.run(`CREATE OR REPLACE TABLE typed_rows AS ${compileIngest(kind, 'stage.raw_0')} LIMIT 0`);
+    const probe = await connection.createAppender('raw_0', 'main', 'stage');
+    const rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
+    probe.closeSync();
+    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, rawTypes);
   }
 
-  /** Starts a load of one version tag; kinds get their version ids as their first row arrives. */
-  async beginLoad(version: string, source: string): Promise<LoadSession> {
-    const existing = await readVersions(this.connection);
-    await this.connection.run(`CREATE OR REPLACE TEMP TABLE staging AS SELECT * FROM events LIMIT 0`);
-    const appender = await this.connection.createAppender('staging');
-    const nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
-    return new LoadSession(this.connection, appender, version, source, existing.map((v) => `${v.kind}:${v.version}`), nextId);
+  /** Stages documents (one JSON text per row), ingesting every full batch while the next one fills. */
+  async stageDocuments(fileNo: number, file: string, rows: AsyncIterable<{ line: number; doc: string }> | Iterable<{ line: number; doc: string }>, onRow?: (n: number) => void): Promise<number> {
+    let table = this.stagingTable;
+    let appender = await this.connection.createAppender(`raw_${table}`, 'main', 'stage');
+    let chunk: { line: number; doc: string }[] = [];
+    let inBatch = 0;
+    let count = 0;
+    const flushChunk = () => {
+      if (chunk.length === 0) return;
+      const data = DuckDBDataChunk.create(this.rawTypes, chunk.length);
+      data.setColumns([chunk.map(() => fileNo), chunk.map(() => file), chunk.map((r) => BigInt(r.line)), chunk.map((r) => r.doc)]);
+      appender.appendDataChunk(data);
+      count += chunk.length;
+      inBatch += chunk.length;
+      chunk = [];
+      onRow?.(count);
+    };
+    const handOver = async () => {
+      appender.closeSync();
+      await this.ingestStaged(table);
+      table = 1 - table;
+      appender = await this.connection.createAppender(`raw_${table}`, 'main', 'stage');
+      inBatch = 0;
+    };
+    for await (const row of rows) {
+      chunk.push(row);
+      if (chunk.length === CHUNK_ROWS) flushChunk();
+      if (inBatch >= BATCH_ROWS) await handOver();
+    }
+    flushChunk();
+    appender.closeSync();
+    if (inBatch > 0) await this.ingestStaged(table);
+    this.stagingTable = 1 - table;
+    return count;
   }
 
-  async close(): Promise<void> {
+  /** Starts ingesting a filled staging table on the second connection; waits for the previous one first. */
+  private async ingestStaged(table: number): Promise<void> {
+    await this.pendingIngest;
+    const c = this.ingestConnection;
+    this.pendingIngest = c
+      .run(`INSERT INTO typed_rows ${compileIngest(this.kind, `stage.raw_${table}`)}`)
+      .then(() => c.run(`DELETE FROM stage.raw_${table}`));
+    // Keep the promise observed so a failure surfaces when it is awaited, not as an unhandled rejection.
+    this.pendingIngest.catch(() => undefined);
+  }
+
+  /** Ingests a file DuckDB reads itself (CSV, Parquet); `rows` yields (line, doc) from a table function. */
+  async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
+    await this.pendingIngest;
+    const source = `(SELECT ${fileNo}::INTEGER AS file_no, ${sqlString(file)} AS file, (${lineOf})::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${tableFunction} t)`;
+    const result = await this.connection.run(`INSERT INTO typed_rows ${compileIngest(this.kind, source)}`);
+    return result.rowsChanged;
+  }
+
+  /** Validates what is staged and publishes it as a new version of each kind, in one transaction. */
+  async publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult> {
+    await this.pendingIngest;
+    const c = this.connection;
+    const problems = (await c.runAndReadAll(
+      `SELECT file, line::DOUBLE, problem, count(*) OVER ()::DOUBLE FROM typed_rows WHERE problem IS NOT NULL ORDER BY file_no, line LIMIT 20`,
+    )).getRowsJS();
+    const skipped = problems.map((r) => ({ file: r[0] as string, line: r[1] as number, problem: r[2] as string }));
+    const skippedCount = problems.length ? (problems[0]![3] as number) : 0;
+    if (skippedCount > 0 && !options.skipInvalid) throw new InvalidRows(skipped[0]!, skippedCount);
+
+    const duplicate = (await c.runAndReadAll(
+      `SELECT id, min(file), min(line)::DOUBLE FROM typed_rows WHERE problem IS NULL GROUP BY kind, id HAVING count(*) > 1 ORDER BY 3 LIMIT 1`,
+    )).getRowsJS()[0];
+    if (duplicate) throw new LoadRefused(`event id "${duplicate[0]}" appears more than once in this load (first at ${duplicate[1]}:${duplicate[2]})`);
+
+    const kinds = (await c.runAndReadAll(
+      `SELECT kind, count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g') FROM typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
+    )).getRowsJS() as [EventKind, number, string][];
+    if (kinds.length === 0) throw new LoadRefused('no valid rows to load');
+    const existing = await readVersions(c);
+    let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
+    const versionIds = new Map<EventKind, number>();
+    for (const [kind] of kinds) {
+      if (existing.some((v) => v.kind === kind && v.version === options.version)) {
+        throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} already has a version "${options.version}"; choose another with --version`);
+      }
+      versionIds.set(kind, nextId++);
+    }
+
+    const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
+    const published: PublishedVersion[] = [];
+    await c.run('BEGIN TRANSACTION');
+    try {
+      for (const [kind, rows, lastUpdated] of kinds) {
+        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?)`, [
+          versionIds.get(kind)!, DATASET_ID_BY_KIND[kind], kind, options.version, rows, lastUpdated, options.source,
+        ]);
+        published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
+      }
+      await c.run(
+        `INSERT INTO events SELECT ${versionOf}, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
+           FROM typed_rows WHERE problem IS NULL ORDER BY 1, vessel_id, start_ts`,
+      );
+      await c.run('COMMIT');
+    } catch (e) {
+      await c.run('ROLLBACK');
+      throw e;
+    }
+    for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    return { published, skipped, skippedCount };
+  }
+
+  /** Checkpoints and renames the working copy over the target: the load becomes visible at once. */
+  async commit(): Promise<void> {
+    await this.connection.run('DROP TABLE IF EXISTS typed_rows');
+    await this.connection.run('DETACH stage');
+    await this.connection.run('CHECKPOINT');
+    this.close();
+    renameSync(this.workPath, this.target);
+  }
+
+  /** Drops the working copy; the target was never touched. */
+  async abandon(): Promise<void> {
+    await this.pendingIngest.catch(() => undefined);
+    this.close();
+    rmSync(this.workPath, { force: true });
+    rmSync(`${this.workPath}.wal`, { force: true });
+  }
+
+  private close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.connection.closeSync();
+    this.ingestConnection.closeSync();
     this.instance.closeSync();
   }
 }
 
-export class LoadSession {
-  private readonly versionIds = new Map<EventKind, number>();
-  private rows = 0;
-
-  constructor(
-    private readonly connection: DuckDBConnection,
-    private readonly appender: DuckDBAppender,
-    private readonly version: string,
-    private readonly source: string,
-    private readonly existing: string[],
-    private nextVersionId: number,
-  ) {}
-
-  get rowCount(): number {
-    return this.rows;
-  }
-
-  append(record: EventRecord): void {
-    let versionId = this.versionIds.get(record.kind);
-    if (versionId === undefined) {
-      if (this.existing.includes(`${record.kind}:${this.version}`)) {
-        throw new DuplicateVersion(
-          `${DATASET_ID_BY_KIND[record.kind]} already has a version "${this.version}"; choose another with --version`,
-        );
-      }
-      versionId = this.nextVersionId++;
-      this.versionIds.set(record.kind, versionId);
-    }
-    appendRecord(this.appender, versionId, record);
-    this.rows++;
-  }
-
-  /** Makes everything appended visible at once, or nothing. */
-  async commit(): Promise<PublishedVersion[]> {
-    this.appender.closeSync();
-    const dup = await this.connection.runAndReadAll(
-      `SELECT id FROM staging GROUP BY version_id, id HAVING count(*) > 1 LIMIT 1`,
-    );
-    const dupRows = dup.getRowsJS();
-    if (dupRows.length) throw new DuplicateEventId(`event id "${dupRows[0]![0]}" appears more than once in this load`);
-
-    const published: PublishedVersion[] = [];
-    await this.connection.run('BEGIN TRANSACTION');
-    try {
-      for (const [kind, versionId] of this.versionIds) {
-        const stats = await this.connection.runAndReadAll(
-          `SELECT count(*)::DOUBLE FROM staging WHERE version_id = ?`,
-          [versionId],
-        );
-        const rows = stats.getRowsJS()[0]![0] as number;
-        await this.connection.run(
-          `INSERT INTO dataset_versions
-             SELECT ?, ?, ?, ?, now()::TIMESTAMP, ?, (SELECT max(coalesce(end_ts, start_ts)) FROM staging WHERE version_id = ?), ?`,
-          [versionId, DATASET_ID_BY_KIND[kind], kind, this.version, rows, versionId, this.source],
-        );
-        published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: this.version, rows });
-      }
-      await this.connection.run(`INSERT INTO events SELECT * FROM staging ORDER BY version_id, vessel_id, start_ts`);
-      await this.connection.run('COMMIT');
-    } catch (e) {
-      await this.connection.run('ROLLBACK');
-      throw e;
-    } finally {
-      await this.connection.run('DROP TABLE IF EXISTS staging');
-    }
-    for (const ddl of CREATE_INDEXES) await this.connection.run(ddl);
-    await this.connection.run('CHECKPOINT');
-    return published;
-  }
-
-  async abort(): Promise<void> {
-    try {
-      this.appender.closeSync();
-    } catch {
-      // Already closed by a failed flush; the staging table is dropped either way.
-    }
-    await this.connection.run('DROP TABLE IF EXISTS staging');
-  }
+function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
 }

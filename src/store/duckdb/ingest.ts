@@ -1,0 +1,165 @@
+// The loader's SQL. Every source (NDJSON lines, CSV, Parquet, the demo generator) arrives as one
+// JSON document per row (file_no, file, line, doc); one generated query validates each row (the
+// first failing check becomes its `problem`, naming the field) and builds the typed event
+// columns. The checks and the typed kind blocks come from the layout declarations.
+import { EVENT_INFO_FIELDS } from '../../data/event-info.ts';
+import { DISTANCE_FIELDS, REGION_MEMBERS } from '../../data/record.ts';
+import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
+import { fieldPaths, infoChecks, structFromJson, VESSEL_LIST_JSON_SHAPE, type Check, type JsonAccess } from './layout-sql.ts';
+
+/** Columns every staged source provides: one JSON document per row and where it came from. */
+export const RAW_COLUMNS = 'file_no INTEGER, file VARCHAR, line BIGINT, doc VARCHAR';
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+// Each document is parsed once for all top-level fields, and event_info once for all of its
+// declared paths: per-path extraction would parse a ~1 KB document a hundred times per row.
+const TOP_FIELDS = [
+  'event_id', 'event_type', 'entity_id', 'seg_id', 'event_start', 'event_end', 'lat_mean', 'lon_mean', 'lat_min', 'lat_max', 'lon_min', 'lon_max',
+  ...DISTANCE_FIELDS.map((d) => d.source), 'event_info', 'event_vessels', 'regions_mean_position',
+];
+const TOP_PATHS = `[${TOP_FIELDS.map((f) => `'$.${f}'`).join(', ')}]`;
+const slot = (name: string) => {
+  const i = TOP_FIELDS.indexOf(name);
+  if (i < 0) throw new Error(`undeclared field ${name}`);
+  return i + 1;
+};
+const field = (name: string) => `top[${slot(name)}]`;
+const given = (name: string) => `coalesce(${field(name)}, '') <> ''`;
+// event_info, event_vessels and regions may be JSON values or strings holding JSON (BigQuery,
+// CSV): the extracted text is the JSON either way.
+const nested = (name: string) => `TRY_CAST(${field(name)} AS JSON)`;
+const timestamp = (name: string) => `TRY_CAST(regexp_replace(${field(name)}, ' UTC$', 'Z') AS TIMESTAMPTZ)::TIMESTAMP`;
+const got = (name: string) => `json_extract(doc_json, '$.${name}')::VARCHAR`;
+
+const infoPaths = Object.fromEntries(EVENT_KINDS.map((k) => [k, fieldPaths(EVENT_INFO_FIELDS[k])])) as Record<EventKind, string[]>;
+function infoAccess(kind: EventKind): JsonAccess {
+  const index = (path: string) => infoPaths[kind].indexOf(path) + 1;
+  return { text: (path) => `info_text[${index(path)}]`, type: (path) => `info_type[${index(path)}]` };
+}
+const infoGot = (path: string) => `json_extract(info, '${path}')::VARCHAR`;
+const perKind = (fn: (k: EventKind) => string) => `CASE kind ${EVENT_KINDS.map((k) => `WHEN ${quote(k)} THEN ${fn(k)}`).join(' ')} END`;
+
+function numberChecks(name: string, required: boolean, min: number, max: number): Check[] {
+  const checks: Check[] = [];
+  if (required) checks.push({ when: `NOT ${given(name)}`, message: quote(`${name}: is required`) });
+  checks.push({
+    when: `${given(name)} AND coalesce(TRY_CAST(${field(name)} AS DOUBLE) NOT BETWEEN ${min} AND ${max}, true)`,
+    message: `${quote(`${name}: must be a number in [${min}, ${max}], got `)} || ${got(name)}`,
+  });
+  return checks;
+}
+
+function rowChecks(datasetKind: EventKind | undefined): Check[] {
+  const kinds = EVENT_KINDS.join(', ');
+  const kindChecks: Check[] = [
+    { when: `${given('event_type')} AND lower(${field('event_type')}) NOT IN (${EVENT_KINDS.map(quote).join(', ')})`, message: `${quote(`event_type: must be one of ${kinds}, got `)} || ${got('event_type')}` },
+  ];
+  if (datasetKind) {
+    kindChecks.push({ when: `${given('event_type')} AND lower(${field('event_type')}) <> ${quote(datasetKind)}`, message: `'event_type: is "' || lower(${field('event_type')}) || '" but --dataset is ${datasetKind}'` });
+  } else {
+    kindChecks.push({ when: `NOT ${given('event_type')}`, message: quote('event_type: is missing; give it in the row or choose the dataset with --dataset') });
+  }
+  const infoByKind = EVENT_KINDS.flatMap((k) =>
+    infoChecks(EVENT_INFO_FIELDS[k], infoAccess(k), infoGot, k, 'event_info').map((c) => ({ when: `kind = ${quote(k)} AND (${c.when})`, message: c.message })),
+  );
+  return [
+    { when: `doc_json IS NULL`, message: quote('row: not valid JSON') },
+    { when: `json_type(doc_json) <> 'OBJECT'`, message: quote('row: must be a JSON object') },
+    { when: `NOT ${given('event_id')}`, message: quote('event_id: is required') },
+    ...kindChecks,
+    { when: `NOT ${given('entity_id')}`, message: quote('entity_id: is required') },
+    { when: `NOT ${given('event_start')}`, message: quote('event_start: is required') },
+    { when: `start_ts IS NULL`, message: `'event_start: must be an ISO 8601 timestamp, got ' || ${got('event_start')}` },
+    { when: `${given('event_end')} AND end_ts IS NULL`, message: `'event_end: must be an ISO 8601 timestamp or null, got ' || ${got('event_end')}` },
+    { when: `end_ts < start_ts`, message: quote('event_end: must not be before event_start') },
+    ...numberChecks('lat_mean', true, -90, 90),
+    ...numberChecks('lon_mean', true, -180, 180),
+    ...numberChecks('lat_min', false, -90, 90),
+    ...numberChecks('lat_max', false, -90, 90),
+    ...numberChecks('lon_min', false, -180, 180),
+    ...numberChecks('lon_max', false, -180, 180),
+    { when: `${given('regions_mean_position')} AND json_type(regions_json) IS DISTINCT FROM 'OBJECT'`, message: quote('regions_mean_position: must be a JSON object (or a string holding one)') },
+    ...REGION_MEMBERS.map((m, i) => ({
+      when: `region_types[${i + 1}] NOT IN ('ARRAY', 'NULL')`,
+      message: quote(`regions_mean_position: ${m.source} must be an array of region ids`),
+    })),
+    ...DISTANCE_FIELDS.flatMap((d) => numberChecks(d.source, false, -1e9, 1e9)),
+    { when: `NOT ${given('event_info')}`, message: quote('event_info: is required') },
+    { when: `json_type(info) IS DISTINCT FROM 'OBJECT'`, message: quote('event_info: must be a JSON object (or a string holding one)') },
+    ...infoByKind,
+    { when: `kind = 'port_visit' AND TRY_CAST(${infoAccess('port_visit').text('$.confidence')} AS INTEGER) NOT IN (2, 3, 4)`, message: `'event_info: confidence must be 2, 3 or 4, got ' || ${infoGot('$.confidence')}` },
+    { when: `NOT ${given('event_vessels')}`, message: quote('event_vessels: is required') },
+    { when: `json_type(vessels_json) IS DISTINCT FROM 'ARRAY' OR json_array_length(vessels_json) = 0`, message: quote('event_vessels: must be a non-empty JSON array (or a string holding one)') },
+    { when: `len(list_filter(vessel_list, v -> coalesce(v.id, '') = '')) > 0`, message: quote('event_vessels: every element must be an object with a string id') },
+    { when: `main_vessel IS NULL`, message: `'event_vessels: must contain the vessel of entity_id "' || ${field('entity_id')} || '"'` },
+    { when: `kind = 'encounter' AND (len(vessel_list) <> 2 OR other_vessel IS NULL)`, message: quote('event_vessels: an encounter row must list exactly two different vessels') },
+  ];
+}
+
+/**
+ * The query that turns staged rows into typed event columns plus `problem` (null for good rows).
+ * `source` is a relation with RAW_COLUMNS: a staging table, or a CSV/Parquet table function.
+ */
+export function compileIngest(datasetKind: EventKind | undefined, source: string): string {
+  const checks = rowChecks(datasetKind);
+  const problem = `CASE ${checks.map((c) => `WHEN ${c.when} THEN ${c.message}`).join(' ')} END`;
+  const kindExpr = datasetKind ? `coalesce(lower(${field('event_type')}), ${quote(datasetKind)})` : `lower(${field('event_type')})`;
+  const regionsShape = JSON.stringify(Object.fromEntries(REGION_MEMBERS.map((m) => [m.source, ['VARCHAR']])));
+  const normalizedVessel = (v: string) =>
+    `struct_pack(id := ${v}.id, ssvid := ${v}.ssvid, name := ${v}.name, flag := upper(${v}.flag), type := lower(${v}.type), gear_type := ${v}.gear_type, public_authorizations := ${v}.public_authorizations, next_port := ${v}.next_port)`;
+  return `
+WITH parsed AS (
+  SELECT file_no, file, line, TRY_CAST(doc AS JSON) AS doc_json FROM ${source}
+), top_level AS (
+  SELECT *, json_extract_string(doc_json, ${TOP_PATHS}) AS top FROM parsed
+), columns AS (
+  SELECT *,
+    ${kindExpr} AS kind,
+    ${timestamp('event_start')} AS start_ts,
+    ${timestamp('event_end')} AS end_ts,
+    ${nested('event_info')} AS info,
+    ${nested('event_vessels')} AS vessels_json,
+    ${nested('regions_mean_position')} AS regions_json
+  FROM top_level
+), vessels AS (
+  SELECT *,
+    json_transform(vessels_json, '${VESSEL_LIST_JSON_SHAPE}') AS vessel_list,
+    json_transform(regions_json, '${regionsShape}') AS region_lists,
+    json_type(regions_json, [${REGION_MEMBERS.map((m) => `'$.${m.source}'`).join(', ')}]) AS region_types,
+    ${perKind((k) => `json_extract_string(info, [${infoPaths[k].map((p) => `'${p}'`).join(', ')}])`)} AS info_text,
+    ${perKind((k) => `json_type(info, [${infoPaths[k].map((p) => `'${p}'`).join(', ')}])`)} AS info_type
+  FROM columns
+), picked AS (
+  SELECT *,
+    list_filter(vessel_list, v -> v.id = ${field('entity_id')})[1] AS main_vessel,
+    CASE WHEN kind = 'encounter' THEN list_filter(vessel_list, v -> v.id <> ${field('entity_id')})[1] END AS other_vessel
+  FROM vessels
+)
+SELECT file_no, file, line, ${problem} AS problem,
+  CASE WHEN kind = 'encounter' AND NOT regexp_matches(${field('event_id')}, '\\.[12]$')
+       THEN ${field('event_id')} || '.' || list_position(list_transform(vessel_list, v -> v.id), ${field('entity_id')})::VARCHAR
+       ELSE ${field('event_id')} END AS id,
+  kind,
+  ${field('entity_id')} AS vessel_id,
+  ${field('seg_id')} AS seg_id,
+  start_ts, end_ts,
+  TRY_CAST(${field('lat_mean')} AS DOUBLE) AS lat,
+  TRY_CAST(${field('lon_mean')} AS DOUBLE) AS lon,
+  coalesce(TRY_CAST(${field('lon_min')} AS DOUBLE), TRY_CAST(${field('lon_mean')} AS DOUBLE)) AS lon_min,
+  coalesce(TRY_CAST(${field('lat_min')} AS DOUBLE), TRY_CAST(${field('lat_mean')} AS DOUBLE)) AS lat_min,
+  coalesce(TRY_CAST(${field('lon_max')} AS DOUBLE), TRY_CAST(${field('lon_mean')} AS DOUBLE)) AS lon_max,
+  coalesce(TRY_CAST(${field('lat_max')} AS DOUBLE), TRY_CAST(${field('lat_mean')} AS DOUBLE)) AS lat_max,
+  ${REGION_MEMBERS.map((m) => `coalesce(region_lists.${m.source}, []::VARCHAR[]) AS ${m.column}`).join(',\n  ')},
+  ${DISTANCE_FIELDS.map((d) => `TRY_CAST(${field(d.source)} AS DOUBLE) AS ${d.source}`).join(',\n  ')},
+  main_vessel.ssvid AS vessel_ssvid,
+  main_vessel.name AS vessel_name,
+  upper(main_vessel.flag) AS vessel_flag,
+  lower(main_vessel.type) AS vessel_type,
+  main_vessel.gear_type AS vessel_gear_type,
+  main_vessel.public_authorizations AS vessel_authorizations,
+  CASE WHEN main_vessel.next_port.id IS NOT NULL THEN main_vessel.next_port END AS next_port,
+  CASE WHEN other_vessel IS NOT NULL THEN ${normalizedVessel('other_vessel')} END AS other_vessel,
+  ${EVENT_KINDS.map((k) => `CASE WHEN kind = ${quote(k)} THEN ${structFromJson(EVENT_INFO_FIELDS[k], infoAccess(k))} END AS ${k}`).join(',\n  ')}
+FROM picked`;
+}
