@@ -5,7 +5,8 @@
 //
 // Rows are ingested in batches so memory stays bounded: JS stages a batch of documents into one
 // of two in-memory tables while a second connection validates and types the previous batch into
-// typed_rows (on disk, compressed). Publishing then inserts the valid rows sorted for the zone maps.
+// typed_rows, kept in a scratch database file beside the working copy (a dropped table would
+// leave its blocks in the published file). Publishing inserts the valid rows sorted for the zone maps.
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -75,8 +76,10 @@ export class DuckDbWriter {
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
     await connection.run(`ATTACH ':memory:' AS stage`);
+    rmSync(`${workPath}.scratch`, { force: true });
+    await connection.run(`ATTACH ${sqlString(`${workPath}.scratch`)} AS scratch`);
     for (const t of [0, 1]) await connection.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
-    await connection.run(`CREATE OR REPLACE TABLE typed_rows AS ${compileIngest(kind, 'stage.raw_0')} LIMIT 0`);
+    await connection.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(kind, 'stage.raw_0')} LIMIT 0`);
     const probe = await connection.createAppender('raw_0', 'main', 'stage');
     const rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
     probe.closeSync();
@@ -124,7 +127,7 @@ export class DuckDbWriter {
     await this.pendingIngest;
     const c = this.ingestConnection;
     this.pendingIngest = c
-      .run(`INSERT INTO typed_rows ${compileIngest(this.kind, `stage.raw_${table}`)}`)
+      .run(`INSERT INTO scratch.typed_rows ${compileIngest(this.kind, `stage.raw_${table}`)}`)
       .then(() => c.run(`DELETE FROM stage.raw_${table}`));
     // Keep the promise observed so a failure surfaces when it is awaited, not as an unhandled rejection.
     this.pendingIngest.catch(() => undefined);
@@ -134,7 +137,7 @@ export class DuckDbWriter {
   async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
     await this.pendingIngest;
     const source = `(SELECT ${fileNo}::INTEGER AS file_no, ${sqlString(file)} AS file, (${lineOf})::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${tableFunction} t)`;
-    const result = await this.connection.run(`INSERT INTO typed_rows ${compileIngest(this.kind, source)}`);
+    const result = await this.connection.run(`INSERT INTO scratch.typed_rows ${compileIngest(this.kind, source)}`);
     return result.rowsChanged;
   }
 
@@ -143,19 +146,19 @@ export class DuckDbWriter {
     await this.pendingIngest;
     const c = this.connection;
     const problems = (await c.runAndReadAll(
-      `SELECT file, line::DOUBLE, problem, count(*) OVER ()::DOUBLE FROM typed_rows WHERE problem IS NOT NULL ORDER BY file_no, line LIMIT 20`,
+      `SELECT file, line::DOUBLE, problem, count(*) OVER ()::DOUBLE FROM scratch.typed_rows WHERE problem IS NOT NULL ORDER BY file_no, line LIMIT 20`,
     )).getRowsJS();
     const skipped = problems.map((r) => ({ file: r[0] as string, line: r[1] as number, problem: r[2] as string }));
     const skippedCount = problems.length ? (problems[0]![3] as number) : 0;
     if (skippedCount > 0 && !options.skipInvalid) throw new InvalidRows(skipped[0]!, skippedCount);
 
     const duplicate = (await c.runAndReadAll(
-      `SELECT id, min(file), min(line)::DOUBLE FROM typed_rows WHERE problem IS NULL GROUP BY kind, id HAVING count(*) > 1 ORDER BY 3 LIMIT 1`,
+      `SELECT id, min(file), min(line)::DOUBLE FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind, id HAVING count(*) > 1 ORDER BY 3 LIMIT 1`,
     )).getRowsJS()[0];
     if (duplicate) throw new LoadRefused(`event id "${duplicate[0]}" appears more than once in this load (first at ${duplicate[1]}:${duplicate[2]})`);
 
     const kinds = (await c.runAndReadAll(
-      `SELECT kind, count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g') FROM typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
+      `SELECT kind, count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g') FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
     )).getRowsJS() as [EventKind, number, string][];
     if (kinds.length === 0) throw new LoadRefused('no valid rows to load');
     const existing = await readVersions(c);
@@ -180,7 +183,7 @@ export class DuckDbWriter {
       }
       await c.run(
         `INSERT INTO events SELECT ${versionOf}, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
-           FROM typed_rows WHERE problem IS NULL ORDER BY 1, vessel_id, start_ts`,
+           FROM scratch.typed_rows WHERE problem IS NULL ORDER BY 1, vessel_id, start_ts`,
       );
       await c.run('COMMIT');
     } catch (e) {
@@ -193,10 +196,11 @@ export class DuckDbWriter {
 
   /** Checkpoints and renames the working copy over the target: the load becomes visible at once. */
   async commit(): Promise<void> {
-    await this.connection.run('DROP TABLE IF EXISTS typed_rows');
     await this.connection.run('DETACH stage');
+    await this.connection.run('DETACH scratch');
     await this.connection.run('CHECKPOINT');
     this.close();
+    rmSync(`${this.workPath}.scratch`, { force: true });
     renameSync(this.workPath, this.target);
   }
 
@@ -204,8 +208,7 @@ export class DuckDbWriter {
   async abandon(): Promise<void> {
     await this.pendingIngest.catch(() => undefined);
     this.close();
-    rmSync(this.workPath, { force: true });
-    rmSync(`${this.workPath}.wal`, { force: true });
+    for (const suffix of ['', '.wal', '.scratch', '.scratch.wal']) rmSync(`${this.workPath}${suffix}`, { force: true });
   }
 
   private close(): void {
