@@ -11,10 +11,11 @@ import { openApiDocument } from './http/openapi.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
-import type { EventStore } from './store/store.ts';
+import type { StoreProvider } from './store/store.ts';
+import { pinStorePerRequest } from './http/store-pinning.ts';
 
 export interface AppOptions {
-  store: EventStore;
+  stores: StoreProvider;
   tokens: TokenVerifier;
   wire: WireFormat;
   cacheMaxAgeSeconds: number;
@@ -54,13 +55,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(swagger, { openapi: openApiDocument() });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(operationRoutes, { store: options.store });
+  await app.register(operationRoutes, { stores: options.stores });
 
   for (const prefix of API_PREFIXES) {
     await app.register(
       async (api) => {
         api.addHook('onRequest', authenticate(options.tokens));
-        await api.register(eventRoutes, { store: options.store, defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+        pinStorePerRequest(api, options.stores);
+        await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
       },
       { prefix },
     );

@@ -1,26 +1,34 @@
-// serve: open the database read-only, build the app, listen, close gracefully on SIGINT/SIGTERM.
+// serve: open the database read-only (reloading it when a load replaces it), build the app, listen,
+// and close gracefully on SIGINT/SIGTERM.
+import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { TokenFile, TokenVerifier } from '../auth/tokens.ts';
 import type { ServerConfig } from '../config.ts';
-import { DuckDbStore } from '../store/duckdb/duckdb-store.ts';
+import { ReloadingStore } from '../store/duckdb/reloading-store.ts';
 
 export async function serve(config: ServerConfig, onListening?: (url: string) => void): Promise<void> {
-  const store = await DuckDbStore.open({ path: config.dbPath, queryTimeoutMs: config.queryTimeoutMs });
+  // Reload messages go to the app's logger, which exists only once the store is open.
+  const logger: { app?: FastifyInstance } = {};
+  const stores = await ReloadingStore.open(
+    { path: config.dbPath, queryTimeoutMs: config.queryTimeoutMs },
+    { info: (m) => logger.app?.log.info(m), error: (m) => logger.app?.log.error(m) },
+  );
   const app = await buildApp({
-    store,
+    stores,
     tokens: new TokenVerifier(new TokenFile(config.tokensPath)),
     wire: config.wire,
     cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
     bodyLimitBytes: config.bodyLimitBytes,
     logger: { level: config.logLevel },
   });
+  logger.app = app;
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'closing');
     await app.close();
-    await store.close();
+    await stores.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void close('SIGINT'));

@@ -14,3 +14,15 @@ export interface EventStore extends DatasetCatalog {
   ready(): boolean;
   close(): Promise<void>;
 }
+
+/**
+ * Hands out the store a request should use from start to finish. After a reload, requests already
+ * running keep the store they started with; it is closed once the last of them releases it.
+ */
+export interface StoreProvider {
+  acquire(): EventStore;
+  release(store: EventStore): void;
+  /** The newest store, for answers that span no query (readiness). */
+  current(): EventStore;
+  close(): Promise<void>;
+}

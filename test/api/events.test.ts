@@ -90,7 +90,7 @@ describe('GET and POST /v3/events', () => {
       assert.deepEqual(specOverride.entries, spec.entries);
     } finally {
       await gfwApp.app.close();
-      await gfwApp.store.close();
+      await gfwApp.stores.close();
     }
   });
 

@@ -11,7 +11,8 @@ import { loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/data/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
-import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
+import { ReloadingStore } from '../../src/store/duckdb/reloading-store.ts';
+import type { EventStore } from '../../src/store/store.ts';
 
 export interface Fixture {
   dir: string;
@@ -45,7 +46,9 @@ export async function readAllRecords(dbPath: string): Promise<EventRecord[]> {
 
 export interface TestApp {
   app: FastifyInstance;
-  store: DuckDbStore;
+  stores: ReloadingStore;
+  /** The store requests currently get. */
+  store: EventStore;
   fixture: Fixture;
   /** A token that may read every public dataset. */
   token: string;
@@ -58,20 +61,20 @@ export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixtu
   const fixture = options.fixture ?? (await buildFixtureDb());
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
   const token = tokens.create('all', ['public-*']);
-  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  const stores = await ReloadingStore.open({ path: fixture.dbPath }, undefined, false);
   const app = await buildApp({
-    store,
+    stores,
     tokens: new TokenVerifier(tokens),
     wire: options.wire ?? 'spec',
     cacheMaxAgeSeconds: 600,
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
   });
   return {
-    app, store, fixture, token, tokens,
+    app, stores, store: stores.current(), fixture, token, tokens,
     auth: { authorization: `Bearer ${token}` },
     async close() {
       await app.close();
-      await store.close();
+      await stores.close();
       if (!options.fixture) fixture.cleanup();
     },
   };

@@ -14,6 +14,7 @@ import { streamListBody } from '../../shape/list-body.ts';
 import { describeQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
 import type { EventStore } from '../../store/store.ts';
+import { pinnedStore } from '../store-pinning.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
 import { readRequest } from '../read-request.ts';
@@ -21,7 +22,6 @@ import { EntrySchema, errorResponses, ListResponseSchema } from '../schemas.ts';
 import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
 
 export interface EventRoutesOptions {
-  store: EventStore;
   defaultWire: WireFormat;
   cacheMaxAgeSeconds: number;
 }
@@ -29,10 +29,9 @@ export interface EventRoutesOptions {
 const security = [{ ApiKeyAuth: [] }];
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): Promise<void> {
-  const { store } = options;
-  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: store, access: accessOf(request), spelling });
+  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling });
 
-  async function sendList(reply: FastifyReply, list: ListQuery, wire: WireFormat): Promise<FastifyReply> {
+  async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, wire: WireFormat): Promise<FastifyReply> {
     const total = await store.count(list);
     const pages = list.offset < total ? await store.search(list) : [];
 
@@ -55,7 +54,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     setResolvedDatasets(reply, list.datasets);
     const etag = etagOf([describeQuery(list), list.limit, list.offset, list.datasets.map((d) => d.resolved.versionId), wire]);
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    return sendList(reply, list, wire);
+    return sendList(pinnedStore(request), reply, list, wire);
   });
 
   app.post('/events', {
@@ -72,7 +71,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const wire = wireFormatOf(request, options.defaultWire);
     const list = normalizeListQuery(body, query, context(request, spelling));
     setResolvedDatasets(reply, list.datasets);
-    return sendList(reply, list, wire);
+    return sendList(pinnedStore(request), reply, list, wire);
   });
 
   app.get('/events/:eventId', {
@@ -91,7 +90,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const dataset = normalizeSingleDataset(query.dataset, context(request, spelling));
     setResolvedDatasets(reply, [dataset]);
     if (answerFromCache(request, reply, etagOf(['by-id', eventId, dataset.resolved.versionId, query.raw === true, wire]), options.cacheMaxAgeSeconds)) return reply;
-    const record = await store.getById(dataset, eventId);
+    const record = await pinnedStore(request).getById(dataset, eventId);
     if (!record) throw notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
     return reply.type('application/json').send(query.raw ? toPublishedRow(record) : toEntry(record, wire));
   });

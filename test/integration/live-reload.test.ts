@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { promisify } from 'node:util';
+import { TokenFile } from '../../src/auth/tokens.ts';
+import { generateDemoRows } from '../../src/data/demo/generate.ts';
+import { buildFixtureDb } from '../helpers/fixture.ts';
+
+const BIN = join(import.meta.dirname, '../../bin/vessel-events.js');
+const run = promisify(execFile);
+
+test('a load while serving: every answer is the old data or the new, never half; latest switches when the load is complete', async () => {
+  const fixture = await buildFixtureDb({ events: 2000, seed: 21 });
+  const tokens = new TokenFile(join(fixture.dir, 'tokens.json'));
+  const secret = tokens.create('reader', ['public-*']);
+  const file = join(fixture.dir, 'next.ndjson');
+  const next = [...generateDemoRows({ events: 30000, seed: 22 })].filter((r) => r['event_type'] === 'fishing');
+  writeFileSync(file, `${next.map((r) => JSON.stringify(r)).join('\n')}\n`);
+  const server = spawn(process.execPath, [BIN, 'serve', '--db', fixture.dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn']);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d: Buffer) => {
+        const m = /serving (http:\/\/\S+)/.exec((out += d));
+        if (m) resolve(m[1]!);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const ask = async () => {
+      const res = await fetch(`${url}/v3/events?datasets=public-global-fishing-events:latest&limit=1&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
+      assert.equal(res.status, 200);
+      return { version: res.headers.get('x-datasets'), total: ((await res.json()) as { total: number }).total };
+    };
+    const before = await ask();
+    const seen: { version: string | null; total: number }[] = [];
+    let loading = true;
+    const load = run(process.execPath, [BIN, 'load', '--db', fixture.dbPath, '--version', 'v20990101', file]).finally(() => (loading = false));
+    while (loading) seen.push(await ask());
+    await load;
+    // The server notices the new file within a second or two.
+    let after = await ask();
+    for (let i = 0; i < 50 && after.version === before.version; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await ask();
+    }
+    assert.equal(after.version, 'public-global-fishing-events:v20990101');
+    assert.equal(after.total, next.length);
+    for (const s of [...seen, after]) {
+      assert.ok(
+        (s.version === before.version && s.total === before.total) || (s.version === after.version && s.total === after.total),
+        `an answer mixed the two loads: ${JSON.stringify(s)}`,
+      );
+    }
+    assert.ok(seen.length > 0, 'requests were answered during the load');
+    const old = await fetch(`${url}/v3/events?datasets=public-global-fishing-events:v20240101&limit=1&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(((await old.json()) as { total: number }).total, before.total, 'the older version stays queryable');
+  } finally {
+    server.kill('SIGTERM');
+    fixture.cleanup();
+  }
+});
