@@ -30,7 +30,14 @@ export const OPTIONS = {
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
   version: { env: 'VESSEL_EVENTS_VERSION', default: '', help: 'version tag of the load (default vYYYYMMDD)' },
-  dataset: { env: 'VESSEL_EVENTS_DATASET', default: '', help: 'kind of every row: fishing, encounter, loitering, port_visit, gap' },
+  dataset: { env: 'VESSEL_EVENTS_DATASET', default: '', help: 'kind of every row: fishing, encounter, loitering, port_visit, gap (load); region dataset id (regions load)' },
+  format: { env: 'VESSEL_EVENTS_FORMAT', default: '', help: 'file format: ndjson, csv or parquet (load: default from the extension; generate: default ndjson)' },
+  'skip-invalid': { env: 'VESSEL_EVENTS_SKIP_INVALID', default: 'false', help: 'true: load the valid rows and report the invalid ones' },
+  out: { env: 'VESSEL_EVENTS_OUT', default: 'data/generated', help: 'output folder' },
+  from: { env: 'VESSEL_EVENTS_FROM', default: '2017-01-01', help: 'first day of generated events' },
+  to: { env: 'VESSEL_EVENTS_TO', default: '2025-01-01', help: 'day after the last generated events' },
+  name: { env: 'VESSEL_EVENTS_TOKEN_NAME', default: '', help: 'token name' },
+  datasets: { env: 'VESSEL_EVENTS_TOKEN_DATASETS', default: '', help: 'dataset id patterns the token may read, comma-separated, * as wildcard (public-*)' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;
 

@@ -1,30 +1,21 @@
-// Argument parsing shared by the commands, and their help text built from the one option table.
+// Argument parsing shared by the commands: every option takes a value (booleans as true/false).
 import { parseArgs } from 'node:util';
-import { OPTIONS, type OptionName } from '../config.ts';
+import type { OptionName } from '../config.ts';
 
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 
 export class UsageError extends Error {}
 
-export function parseCommandArgs(
-  args: string[],
-  names: OptionName[],
-  extra: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {},
-): { flags: Flags; positionals: string[] } {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' }, ...extra };
-  for (const n of names) options[n] = { type: 'string' };
+export function parseCommandArgs(args: string[], names: OptionName[]): { flags: Flags; positionals: string[] } {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { help: { type: 'boolean' } };
+  for (const n of names) options[n] = n === 'skip-invalid' ? { type: 'boolean' } : { type: 'string', ...(n === 'datasets' ? { multiple: true } : {}) };
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
-    return { flags: values as Flags, positionals };
+    const flags = values as Flags;
+    if (flags['skip-invalid'] === true) flags['skip-invalid'] = 'true';
+    if (Array.isArray(flags['datasets'])) flags['datasets'] = flags['datasets'].join(',');
+    return { flags, positionals };
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-}
-
-export function helpText(usage: string, summary: string, names: OptionName[], more: string[] = []): string {
-  const lines = names.map((n) => {
-    const o = OPTIONS[n];
-    return `  --${n.padEnd(15)} ${o.help}${o.default ? ` (default ${o.default})` : ''}; env ${o.env}`;
-  });
-  return [`usage: ${usage}`, '', summary, '', 'options:', ...lines, ...more, '  --help            this text', ''].join('\n');
 }

@@ -87,3 +87,16 @@ export function loadRows(rows: Iterable<Record<string, unknown>>, file: string, 
 export function defaultVersionTag(now = new Date()): string {
   return `v${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
+
+/** Applies one change of reference data (or a version drop) through a working copy, atomically. */
+export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) => Promise<T>): Promise<T> {
+  const writer = await DuckDbWriter.open(dbPath);
+  try {
+    const result = await change(writer);
+    await writer.commit();
+    return result;
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+}

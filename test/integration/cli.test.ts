@@ -22,7 +22,10 @@ describe('vessel-events CLI', () => {
   test('--help on every command names its options and their environment variables', async () => {
     const main = await cli(['--help']);
     for (const c of ['start', 'serve', 'demo', 'load', 'token']) assert.match(main.stdout, new RegExp(`\\b${c}\\b`));
-    for (const [command, variable] of [['serve', 'VESSEL_EVENTS_PORT'], ['start', 'VESSEL_EVENTS_DEMO_EVENTS'], ['demo', 'VESSEL_EVENTS_DEMO_SEED'], ['load', 'VESSEL_EVENTS_VERSION'], ['token', 'VESSEL_EVENTS_TOKENS']] as const) {
+    for (const [command, variable] of [
+      ['serve', 'VESSEL_EVENTS_PORT'], ['start', 'VESSEL_EVENTS_DEMO_EVENTS'], ['demo', 'VESSEL_EVENTS_DEMO_SEED'], ['load', 'VESSEL_EVENTS_SKIP_INVALID'],
+      ['token', 'VESSEL_EVENTS_TOKENS'], ['generate', 'VESSEL_EVENTS_OUT'], ['versions', 'VESSEL_EVENTS_DB'], ['groups', 'VESSEL_EVENTS_DB'], ['regions', 'VESSEL_EVENTS_DATASET'],
+    ] as const) {
       const res = await cli([command, '--help']);
       assert.equal(res.code, 0, command);
       assert.match(res.stdout, new RegExp(variable), command);
@@ -60,6 +63,27 @@ describe('vessel-events CLI', () => {
     const failed = await cli(['load', '--db', db, '--version', 'v3', bad]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: event_id: is required\\nnothing was loaded`));
+  });
+
+  test('generate writes files that load; groups, ports and regions load; versions list and drop', async () => {
+    const out = join(dir, 'generated');
+    const db = join(dir, 'generated.duckdb');
+    const generated = await cli(['generate', '--events', '400', '--seed', '2', '--out', out, '--format', 'csv']);
+    assert.equal(generated.code, 0, generated.stderr);
+    const kinds = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'].map((k) => join(out, `${k}.csv`));
+    const loaded = await cli(['load', '--db', db, '--version', 'v1', ...kinds]);
+    assert.equal(loaded.code, 0, loaded.stderr);
+    assert.match(loaded.stdout, /public-global-fishing-events:v1\t\d+ entries/);
+    assert.match((await cli(['groups', 'load', '--db', db, join(out, 'vessel-groups.csv')])).stdout, /^loaded \d+ groups \(\d+ members\)$/m);
+    assert.match((await cli(['ports', 'load', '--db', db, join(out, 'ports.json')])).stdout, /^loaded \d+ ports$/m);
+    const regions = await cli(['regions', 'load', '--db', db, '--dataset', 'public-eez-areas', join(out, 'regions', 'public-eez-areas.geojson')]);
+    assert.match(regions.stdout, /^loaded \d+ regions of public-eez-areas$/m, regions.stderr);
+    const unknown = await cli(['regions', 'load', '--db', db, '--dataset', 'public-whales', join(out, 'regions', 'public-eez-areas.geojson')]);
+    assert.match(unknown.stderr, /unknown region dataset "public-whales"/);
+    assert.match((await cli(['versions', 'list', '--db', db])).stdout, /^public-global-gaps-events:v1\t\d+ entries\tloaded /m);
+    assert.match((await cli(['versions', 'drop', '--db', db, 'public-global-gaps-events:v1'])).stdout, /^dropped public-global-gaps-events:v1 \(\d+ entries\)$/m);
+    assert.doesNotMatch((await cli(['versions', 'list', '--db', db])).stdout, /gaps/);
+    assert.equal((await cli(['versions', 'drop', '--db', db, 'public-global-gaps-events:v1'])).code, 1);
   });
 
   test('serve answers over HTTP with the printed URL', async () => {

@@ -6,6 +6,7 @@ import { distanceKm, Geography, type Port } from './geography.ts';
 import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
+import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-data.ts';
 
 export interface DemoOptions {
   events: number;
@@ -66,7 +67,9 @@ export class DemoWorld {
     this.fromMs = options.fromMs ?? Date.UTC(2017, 0, 1);
     this.toMs = options.toMs ?? Date.UTC(2025, 0, 1);
     this.fleet = makeFleet(this.random, Math.max(60, Math.round(options.events / 60)));
-    for (const g of GROUNDS) this.groundPorts.set(g, this.geo.portsNear(g.lon, g.lat, 25));
+    // River ports are inland at this coastline's resolution; visits are placed at coastal ports only.
+    const coastal = (p: Port) => [-0.15, -0.05, 0.05, 0.15].some((dx) => [-0.15, -0.05, 0.05, 0.15].some((dy) => !this.geo.land.isLand(p.lon + dx, p.lat + dy)));
+    for (const g of GROUNDS) this.groundPorts.set(g, this.geo.portsNear(g.lon, g.lat, 40).filter(coastal).slice(0, 25));
   }
 
   ports(g: Ground): Port[] {
@@ -99,8 +102,9 @@ export class DemoWorld {
   nearPort(p: Port): { lat: number; lon: number } {
     for (let radius = 0.01; radius < 0.5; radius *= 1.5) {
       for (let attempt = 0; attempt < 6; attempt++) {
-        const lat = round(p.lat + this.random.between(-radius, radius), 6);
-        const lon = round(p.lon + this.random.between(-radius, radius), 6);
+        // Rounded as the output is, so the rounded point is the one tested.
+        const lat = round(p.lat + this.random.between(-radius, radius), 4);
+        const lon = round(p.lon + this.random.between(-radius, radius), 4);
         if (!this.geo.land.isLand(lon, lat)) return { lat, lon };
       }
     }
@@ -231,7 +235,10 @@ export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number;
   const e = open ? null : s + Math.round(durationMs / 1000) * 1000;
   const g = v.ground;
   const off = w.seaPosition(g, GAP_MIN_SHORE_KM);
-  const on = w.seaPosition(g);
+  // The mean position lies between where AIS went off and came back; it must be at sea too.
+  let on = w.seaPosition(g);
+  for (let attempt = 0; attempt < 20 && w.geo.land.isLand((off.lon + on.lon) / 2, (off.lat + on.lat) / 2); attempt++) on = w.seaPosition(g);
+  if (w.geo.land.isLand((off.lon + on.lon) / 2, (off.lat + on.lat) / 2)) on = off;
   const lat = round((off.lat + on.lat) / 2, 4);
   const lon = round((off.lon + on.lon) / 2, 4);
   const row = w.row('gap', v, g, s, e, lat, lon, [off.lon, off.lat, on.lon, on.lat], eventId('gap', v.id, s, e));
@@ -315,8 +322,11 @@ export function encounterRows(w: DemoWorld, a: DemoVessel, b: DemoVessel, startM
   return [...entries, ...[nextA, nextB].filter((x) => x !== undefined).map((x) => x.row)];
 }
 
-export function* generateDemoRows(options: DemoOptions): Generator<PublishedRow> {
-  const w = new DemoWorld(options);
+export function generateDemoRows(options: DemoOptions): Generator<PublishedRow> {
+  return demoRows(new DemoWorld(options), options);
+}
+
+export function* demoRows(w: DemoWorld, options: DemoOptions): Generator<PublishedRow> {
   const total = Object.values(KIND_MIX).reduce((x, y) => x + y, 0);
   const count = (kind: EventKind) => Math.max(6, Math.round((options.events * KIND_MIX[kind]) / total));
   let portVisits = 0;
@@ -333,10 +343,55 @@ export function* generateDemoRows(options: DemoOptions): Generator<PublishedRow>
   }
   for (let i = 0; i < count('encounter') / 2; i++) {
     const carrier = w.pickVessel(['carrier', 'support', 'bunker']);
-    yield* emit(encounterRows(w, carrier, w.pickVessel(['fishing'], carrier.ground)));
+    // A ground without fishing vessels falls back to the whole fleet, which holds the carrier too.
+    let partner = w.pickVessel(['fishing'], carrier.ground);
+    if (partner === carrier) partner = w.pickVessel(['fishing']);
+    yield* emit(encounterRows(w, carrier, partner));
   }
   for (let i = 0; i < count('fishing'); i++) yield fishingRow(w, w.pickVessel(['fishing']));
   for (let i = 0; i < count('gap'); i++) yield gapRow(w, w.pickVessel(null));
   // Visits already emitted as next ports count towards the port-visit share.
   while (portVisits < count('port_visit')) yield* emit([portVisitRow(w, w.pickVessel(null))]);
+}
+
+/**
+ * The demo's reference data, read after its rows (the client examples join the fleet as rows are
+ * made): vessel groups, every port of the package, and region geometries of the layers it has.
+ */
+export function demoReferenceData(w: DemoWorld): { groups: GroupMember[]; ports: PortRecord[]; regions: Record<string, RegionGeometry[]> } {
+  const members = (groupId: string, vessels: DemoVessel[]) => vessels.map((v) => ({ groupId, vesselId: v.id }));
+  const chineseTrawlers = w.fleet.filter((v) => v.flag === 'CHN' && v.type === 'fishing');
+  const groups = [
+    // The group the Python client's documented example asks for.
+    ...members('my-vessel-group', [...chineseTrawlers.filter((v) => v.id.startsWith('8c7304226')), ...chineseTrawlers.slice(0, 20)]),
+    ...members('carriers', w.fleet.filter((v) => v.type === 'carrier')),
+    ...members('rus-carriers', w.fleet.filter((v) => v.type === 'carrier' && v.flag === 'RUS')),
+    ...members('chn-fishing', chineseTrawlers),
+  ];
+  const dedupe = [...new Map(groups.map((g) => [`${g.groupId}|${g.vesselId}`, g])).values()];
+  const regions = (layer: 'eez' | 'fao' | 'rfmo' | 'mpa', keep: (id: string) => boolean = () => true): RegionGeometry[] =>
+    mergeRegionParts(
+      w.geo.layerFeatures(layer).filter((f) => keep(f.id)).map((f) => ({
+        id: f.id, name: f.properties.name, geometry: JSON.stringify(f.geometry), bbox: bboxOf(f.geometry.coordinates),
+      })),
+    );
+  return {
+    groups: dedupe,
+    ports: w.geo.ports.map((p) => ({ id: p.id, name: p.name, flag: p.flag, lat: p.lat, lon: p.lon })),
+    regions: {
+      'public-eez-areas': regions('eez'),
+      'public-fao-major': regions('fao'),
+      'public-rfmo': regions('rfmo'),
+      'public-mpa-all': regions('mpa'),
+      // The same subsets the demo tags as no-take (geography.ts).
+      'public-mpa-no-take': regions('mpa', (id) => Number(id) % 2 === 0),
+      'public-mpa-no-take-partial': regions('mpa', (id) => Number(id) % 10 === 1),
+    },
+  };
+}
+
+function bboxOf(polygons: [number, number][][][]): [number, number, number, number] {
+  let box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const polygon of polygons) for (const [x, y] of polygon[0]!) box = [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)];
+  return box;
 }

@@ -53,6 +53,13 @@ export const CREATE_SCHEMA = [
      UNIQUE (kind, version)
    )`,
   `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})`,
+  `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
+  `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
+  `CREATE TABLE IF NOT EXISTS region_geometries (
+     dataset VARCHAR NOT NULL, id VARCHAR NOT NULL, name VARCHAR, geometry VARCHAR NOT NULL,
+     min_lon DOUBLE NOT NULL, min_lat DOUBLE NOT NULL, max_lon DOUBLE NOT NULL, max_lat DOUBLE NOT NULL,
+     PRIMARY KEY (dataset, id)
+   )`,
 ];
 
 export const CREATE_INDEXES = [`CREATE INDEX IF NOT EXISTS events_id_idx ON events (id)`];

@@ -51,6 +51,8 @@ const BATCH_ROWS = 100_000;
 export class DuckDbWriter {
   private pendingIngest: Promise<unknown> = Promise.resolve();
   private stagingTable = 0;
+  private staged = false;
+  private rawTypes: DuckDBType[] = [];
   private closed = false;
 
   private constructor(
@@ -60,7 +62,6 @@ export class DuckDbWriter {
     private readonly connection: DuckDBConnection,
     private readonly ingestConnection: DuckDBConnection,
     private readonly kind: EventKind | undefined,
-    private readonly rawTypes: DuckDBType[],
   ) {}
 
   static async open(target: string, kind?: EventKind): Promise<DuckDbWriter> {
@@ -75,19 +76,27 @@ export class DuckDbWriter {
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    await connection.run(`ATTACH ':memory:' AS stage`);
-    rmSync(`${workPath}.scratch`, { force: true });
-    await connection.run(`ATTACH ${sqlString(`${workPath}.scratch`)} AS scratch`);
-    for (const t of [0, 1]) await connection.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
-    await connection.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(kind, 'stage.raw_0')} LIMIT 0`);
-    const probe = await connection.createAppender('raw_0', 'main', 'stage');
-    const rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
+    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind);
+  }
+
+  /** Creates the staging tables on first use (loads of reference data need none). */
+  private async prepareStaging(): Promise<void> {
+    if (this.staged) return;
+    this.staged = true;
+    const c = this.connection;
+    await c.run(`ATTACH ':memory:' AS stage`);
+    rmSync(`${this.workPath}.scratch`, { force: true });
+    await c.run(`ATTACH ${sqlString(`${this.workPath}.scratch`)} AS scratch`);
+    for (const t of [0, 1]) await c.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
+    await c.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(this.kind, 'stage.raw_0')} LIMIT 0`);
+    const probe = await c.createAppender('raw_0', 'main', 'stage');
+    this.rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
     probe.closeSync();
-    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, rawTypes);
   }
 
   /** Stages documents (one JSON text per row), ingesting every full batch while the next one fills. */
   async stageDocuments(fileNo: number, file: string, rows: AsyncIterable<{ line: number; doc: string }> | Iterable<{ line: number; doc: string }>, onRow?: (n: number) => void): Promise<number> {
+    await this.prepareStaging();
     let table = this.stagingTable;
     let appender = await this.connection.createAppender(`raw_${table}`, 'main', 'stage');
     let chunk: { line: number; doc: string }[] = [];
@@ -135,6 +144,7 @@ export class DuckDbWriter {
 
   /** Ingests a file DuckDB reads itself (CSV, Parquet); `rows` yields (line, doc) from a table function. */
   async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
+    await this.prepareStaging();
     await this.pendingIngest;
     const source = `(SELECT ${fileNo}::INTEGER AS file_no, ${sqlString(file)} AS file, (${lineOf})::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${tableFunction} t)`;
     const result = await this.connection.run(`INSERT INTO scratch.typed_rows ${compileIngest(this.kind, source)}`);
@@ -143,6 +153,7 @@ export class DuckDbWriter {
 
   /** Validates what is staged and publishes it as a new version of each kind, in one transaction. */
   async publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult> {
+    await this.prepareStaging();
     await this.pendingIngest;
     const c = this.connection;
     const problems = (await c.runAndReadAll(
@@ -194,10 +205,69 @@ export class DuckDbWriter {
     return { published, skipped, skippedCount };
   }
 
+  /** Replaces the listed groups' members (groups not in the load are kept). */
+  async replaceGroups(members: { groupId: string; vesselId: string }[]): Promise<void> {
+    const groups = [...new Set(members.map((m) => m.groupId))];
+    await this.inTransaction(async (c) => {
+      for (const g of groups) await c.run(`DELETE FROM vessel_groups WHERE group_id = ?`, [g]);
+      await this.insertRows('vessel_groups', members.map((m) => [m.groupId, m.vesselId]));
+    });
+  }
+
+  async upsertPorts(ports: { id: string; name: string | null; flag: string | null; lat: number | null; lon: number | null }[]): Promise<void> {
+    await this.inTransaction(async (c) => {
+      for (const p of ports) await c.run(`DELETE FROM ports WHERE id = ?`, [p.id]);
+      await this.insertRows('ports', ports.map((p) => [p.id, p.name, p.flag, p.lat, p.lon]));
+    });
+  }
+
+  /** Replaces every geometry of one region dataset. */
+  async replaceRegions(dataset: string, regions: { id: string; name: string | null; geometry: string; bbox: [number, number, number, number] }[]): Promise<void> {
+    await this.inTransaction(async (c) => {
+      await c.run(`DELETE FROM region_geometries WHERE dataset = ?`, [dataset]);
+      await this.insertRows('region_geometries', regions.map((r) => [dataset, r.id, r.name, r.geometry, ...r.bbox]));
+    });
+  }
+
+  /** Removes one loaded version; `latest` then falls back to the newest remaining one. */
+  async dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number> {
+    const found = (await readVersions(this.connection)).find((v) => v.kind === kind && v.version === version);
+    if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
+    await this.inTransaction(async (c) => {
+      await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
+      await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
+    });
+    return found.rowCount;
+  }
+
+  private async insertRows(table: string, rows: (string | number | null)[][]): Promise<void> {
+    if (rows.length === 0) return;
+    const width = rows[0]!.length;
+    // Bound parameters, a few hundred rows per statement.
+    for (let i = 0; i < rows.length; i += 500) {
+      const batch = rows.slice(i, i + 500);
+      const placeholders = batch.map(() => `(${Array.from({ length: width }, () => '?').join(', ')})`).join(', ');
+      await this.connection.run(`INSERT INTO ${table} VALUES ${placeholders}`, batch.flat());
+    }
+  }
+
+  private async inTransaction(work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      await work(this.connection);
+      await this.connection.run('COMMIT');
+    } catch (e) {
+      await this.connection.run('ROLLBACK');
+      throw e;
+    }
+  }
+
   /** Checkpoints and renames the working copy over the target: the load becomes visible at once. */
   async commit(): Promise<void> {
-    await this.connection.run('DETACH stage');
-    await this.connection.run('DETACH scratch');
+    if (this.staged) {
+      await this.connection.run('DETACH stage');
+      await this.connection.run('DETACH scratch');
+    }
     await this.connection.run('CHECKPOINT');
     this.close();
     rmSync(`${this.workPath}.scratch`, { force: true });

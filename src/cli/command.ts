@@ -1,0 +1,26 @@
+// The shape of a CLI command, and its help text built from the one option table of config.ts.
+import { OPTIONS, type OptionName } from '../config.ts';
+import { parseCommandArgs, type Flags } from './args.ts';
+
+export interface Command {
+  usage: string;
+  summary: string;
+  options: OptionName[];
+  /** Lines of help beyond the options (positional arguments, actions). */
+  more?: string[];
+  run(flags: Flags, positionals: string[]): Promise<void>;
+}
+
+export function helpOf(c: Command): string {
+  const lines = c.options.map((n) => {
+    const o = OPTIONS[n];
+    return `  --${n.padEnd(15)} ${o.help}${o.default ? ` (default ${o.default})` : ''}; env ${o.env}`;
+  });
+  return [`usage: ${c.usage}`, '', c.summary, '', 'options:', ...lines, ...(c.more ?? []), '  --help            this text', ''].join('\n');
+}
+
+export async function runCommand(c: Command, args: string[]): Promise<void> {
+  const { flags, positionals } = parseCommandArgs(args, c.options);
+  if (flags['help']) return void process.stdout.write(helpOf(c));
+  await c.run(flags, positionals);
+}

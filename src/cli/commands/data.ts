@@ -1,0 +1,119 @@
+// demo, generate, load and versions: the commands that make or change event data.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { integerOption, option } from '../../config.ts';
+import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
+import { defaultVersionTag, editDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { parseDateParam } from '../../query/dates.ts';
+import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../query/kinds.ts';
+import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
+import { readVersions } from '../../store/duckdb/versions.ts';
+import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';
+import { UsageError, type Flags } from '../args.ts';
+import type { Command } from '../command.ts';
+import { createDemoDatabase } from '../demo.ts';
+import { progressReporter } from '../progress.ts';
+
+export const demoCommand: Command = {
+  usage: 'vessel-events demo [--events N] [--seed S] [--db PATH]',
+  summary: 'Create a new database of generated demo events (identical for a seed), with vessel groups, ports and region geometries.',
+  options: ['db', 'events', 'seed'],
+  async run(flags) {
+    const published = await createDemoDatabase(option('db', flags), integerOption('events', flags, 1), integerOption('seed', flags, 0));
+    for (const p of published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+  },
+};
+
+function dateOption(name: 'from' | 'to', flags: Flags): number {
+  const ms = parseDateParam(option(name, flags));
+  if (ms === undefined) throw new UsageError(`--${name} must be a date YYYY-MM-DD`);
+  return ms;
+}
+
+export const generateCommand: Command = {
+  usage: 'vessel-events generate --events N --seed S --out DIR [--from 2017-01-01 --to 2025-01-01] [--format ndjson|csv|parquet]',
+  summary: 'Write demo events as files in the published-events layout (one per kind), with vessel-groups.csv, ports.json and regions/*.geojson.',
+  options: ['events', 'seed', 'out', 'from', 'to', 'format'],
+  async run(flags) {
+    const format = (option('format', flags) || 'ndjson') as OutputFormat;
+    if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}`);
+    const events = integerOption('events', flags, 1);
+    const [fromMs, toMs] = [dateOption('from', flags), dateOption('to', flags)];
+    if (fromMs >= toMs) throw new UsageError('--from must be before --to');
+    const progress = progressReporter('generate', events);
+    try {
+      const { files, rows } = await writeDemoFiles({ events, seed: integerOption('seed', flags, 0), fromMs, toMs, out: option('out', flags), format, onProgress: progress.update });
+      progress.done();
+      for (const f of files) console.log(f);
+      console.log(EVENT_KINDS.map((k) => `${k} ${rows[k]}`).join(', '));
+    } finally {
+      progress.done();
+    }
+  },
+};
+
+export const loadCommand: Command = {
+  usage: 'vessel-events load --db PATH [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
+  summary: 'Load published-events files (NDJSON, CSV, Parquet) as a new version of each dataset they hold; latest then points at it.',
+  options: ['db', 'version', 'dataset', 'format', 'skip-invalid'],
+  more: ['  FILE...           published-events rows (docs/data-format.md)'],
+  async run(flags, positionals) {
+    if (positionals.length === 0) throw new UsageError('name at least one file to load');
+    const kind = option('dataset', flags);
+    if (kind && !isEventKind(kind)) throw new UsageError(`--dataset must be one of ${EVENT_KINDS.join(', ')}, got "${kind}"`);
+    const forced = option('format', flags);
+    if (forced && !(FILE_FORMATS as readonly string[]).includes(forced)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`);
+    const files = positionals.map((path) => {
+      if (!existsSync(path)) throw new UsageError(`no such file: ${path}`);
+      const format = (forced as FileFormat) || formatOf(path);
+      if (!format) throw new UsageError(`cannot tell the format of ${path} from its extension; give --format`);
+      return { path, format };
+    });
+    const progress = progressReporter('load');
+    try {
+      const result = await loadFiles(files, {
+        dbPath: option('db', flags),
+        version: option('version', flags) || defaultVersionTag(),
+        source: positionals.join(' '),
+        ...(kind && isEventKind(kind) ? { kind } : {}),
+        skipInvalid: option('skip-invalid', flags) === 'true',
+        onProgress: progress.update,
+      });
+      progress.done();
+      for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+      if (result.skippedCount > 0) {
+        console.log(`skipped ${result.skippedCount} invalid rows${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
+        for (const s of result.skipped) console.log(`  ${s.file}:${s.line}: ${s.problem}`);
+      }
+    } catch (e) {
+      progress.done();
+      if (e instanceof InvalidRows || e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was loaded`);
+      throw e;
+    }
+  },
+};
+
+export const versionsCommand: Command = {
+  usage: 'vessel-events versions list --db PATH | drop --db PATH DATASET:VERSION',
+  summary: 'List the loaded dataset versions, or remove one (latest then points at the newest remaining version).',
+  options: ['db'],
+  async run(flags, [action, target]) {
+    const dbPath = option('db', flags);
+    if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
+    if (action === 'list') {
+      const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
+      const c = await instance.connect();
+      for (const v of await readVersions(c)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
+      c.closeSync();
+      instance.closeSync();
+    } else if (action === 'drop') {
+      const [datasetId, version] = (target ?? '').split(':');
+      const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
+      if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
+      const rows = await editDatabase(dbPath, (w) => w.dropVersion(datasetId!, kind, version));
+      console.log(`dropped ${datasetId}:${version} (${rows} entries)`);
+    } else {
+      throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');
+    }
+  },
+};

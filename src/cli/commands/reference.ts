@@ -1,0 +1,50 @@
+// groups, ports and regions: reference data loaded beside the events.
+import { existsSync } from 'node:fs';
+import { option } from '../../config.ts';
+import { editDatabase } from '../../data/load.ts';
+import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
+import { REGION_DATASETS } from '../../query/regions.ts';
+import { UsageError } from '../args.ts';
+import type { Command } from '../command.ts';
+
+function files(action: string | undefined, rest: string[]): string[] {
+  if (action !== 'load') throw new UsageError('the only action is "load"');
+  if (rest.length === 0) throw new UsageError('name at least one file');
+  for (const f of rest) if (!existsSync(f)) throw new UsageError(`no such file: ${f}`);
+  return rest;
+}
+
+export const groupsCommand: Command = {
+  usage: 'vessel-events groups load --db PATH FILE...',
+  summary: 'Load vessel groups: CSV "group_id,vessel_id", or JSON {"group": ["vessel", ...]}. Each group in a file replaces the group of that id.',
+  options: ['db'],
+  async run(flags, [action, ...rest]) {
+    const members = files(action, rest).flatMap(readGroups);
+    await editDatabase(option('db', flags), (w) => w.replaceGroups(members));
+    console.log(`loaded ${new Set(members.map((m) => m.groupId)).size} groups (${members.length} members)`);
+  },
+};
+
+export const portsCommand: Command = {
+  usage: 'vessel-events ports load --db PATH FILE...',
+  summary: 'Load ports: CSV "id,name,flag,lat,lon" or a JSON array of such objects; a port replaces the one of the same id.',
+  options: ['db'],
+  async run(flags, [action, ...rest]) {
+    const ports = files(action, rest).flatMap(readPorts);
+    await editDatabase(option('db', flags), (w) => w.upsertPorts(ports));
+    console.log(`loaded ${ports.length} ports`);
+  },
+};
+
+export const regionsCommand: Command = {
+  usage: 'vessel-events regions load --db PATH --dataset REGION_DATASET FILE',
+  summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
+  options: ['db', 'dataset'],
+  async run(flags, [action, ...rest]) {
+    const [file] = files(action, rest);
+    const dataset = option('dataset', flags);
+    const regions = readRegions(file!, dataset);
+    await editDatabase(option('db', flags), (w) => w.replaceRegions(dataset, regions));
+    console.log(`loaded ${regions.length} regions of ${dataset}`);
+  },
+};

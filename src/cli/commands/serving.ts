@@ -1,0 +1,51 @@
+// start and serve.
+import { existsSync } from 'node:fs';
+import { integerOption, option, serverConfig, type OptionName } from '../../config.ts';
+import { TokenFile } from '../../auth/tokens.ts';
+import type { Command } from '../command.ts';
+import { createDemoDatabase } from '../demo.ts';
+import { serve } from '../serve.ts';
+
+const SERVE_OPTIONS: OptionName[] = ['db', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'log-level'];
+
+export const serveCommand: Command = {
+  usage: 'vessel-events serve [options]',
+  summary: 'Serve the API from a database (opened read-only; reopened when a load replaces it, or on SIGHUP).',
+  options: SERVE_OPTIONS,
+  async run(flags) {
+    await serve(serverConfig(flags), (url) => console.log(`serving ${url}`));
+  },
+};
+
+export const startCommand: Command = {
+  usage: 'vessel-events start [options]',
+  summary: 'Create demo data if the database is missing, replace the "demo" token, print how to call the API, and serve.',
+  options: [...SERVE_OPTIONS, 'events', 'seed'],
+  async run(flags) {
+    const config = serverConfig(flags);
+    if (!existsSync(config.dbPath)) {
+      const events = integerOption('events', flags, 1);
+      console.log(`No database at ${config.dbPath}: creating demo data (${events} events)...`);
+      const started = Date.now();
+      const published = await createDemoDatabase(config.dbPath, events, integerOption('seed', flags, 0));
+      console.log(`Loaded ${published.reduce((s, p) => s + p.rows, 0)} entries in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    }
+    // The demo token is replaced at every start: only its hash is kept, so it cannot be shown again.
+    const tokens = new TokenFile(option('tokens', flags));
+    tokens.revoke('demo');
+    const secret = tokens.create('demo', ['public-*']);
+    await serve(config, (url) => {
+      console.log(
+        [
+          '',
+          `Vessel events API: ${url}/v3/events   (docs: ${url}/docs)`,
+          `Token (demo, replaced at each start): ${secret}`,
+          '',
+          'Try:',
+          `  curl -H "Authorization: Bearer ${secret}" "${url}/v3/events?datasets=public-global-fishing-events:latest&flags=CHN&start-date=2020-01-01&end-date=2021-01-01&limit=2&offset=0"`,
+          '',
+        ].join('\n'),
+      );
+    });
+  },
+};

@@ -1,0 +1,81 @@
+// `vessel-events generate`: the demo written as files an operator would load, in the published-
+// events layout (one file per kind), plus vessel groups, ports and region geometries. NDJSON is
+// written as rows are made; CSV and Parquet are converted from it by DuckDB with bounded memory.
+import { DuckDBInstance } from '@duckdb/node-api';
+import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
+import { join } from 'node:path';
+import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
+import { REGION_MEMBERS } from '../record.ts';
+import { demoReferenceData, demoRows, DemoWorld, type DemoOptions } from './generate.ts';
+
+export const OUTPUT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface GenerateOptions extends DemoOptions {
+  out: string;
+  format: OutputFormat;
+  onProgress?: (rows: number) => void;
+}
+
+const PUBLISHED_COLUMNS = {
+  event_id: 'VARCHAR', event_type: 'VARCHAR', entity_id: 'VARCHAR', seg_id: 'VARCHAR',
+  event_start: 'TIMESTAMP', event_end: 'TIMESTAMP',
+  lat_mean: 'DOUBLE', lon_mean: 'DOUBLE', lat_min: 'DOUBLE', lat_max: 'DOUBLE', lon_min: 'DOUBLE', lon_max: 'DOUBLE',
+  regions_mean_position: `STRUCT(${REGION_MEMBERS.map((m) => `${m.source} VARCHAR[]`).join(', ')})`,
+  start_distance_from_shore_km: 'DOUBLE', end_distance_from_shore_km: 'DOUBLE', start_distance_from_port_km: 'DOUBLE', end_distance_from_port_km: 'DOUBLE',
+  event_info: 'VARCHAR', event_vessels: 'VARCHAR',
+};
+
+async function write(stream: WriteStream, text: string): Promise<void> {
+  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+}
+
+/** Writes the files; returns their paths and how many rows each kind got. */
+export async function writeDemoFiles(options: GenerateOptions): Promise<{ files: string[]; rows: Record<EventKind, number> }> {
+  mkdirSync(join(options.out, 'regions'), { recursive: true });
+  const world = new DemoWorld(options);
+  const ndjson = (kind: EventKind) => join(options.out, `${kind}.ndjson`);
+  const streams = Object.fromEntries(EVENT_KINDS.map((k) => [k, createWriteStream(ndjson(k))])) as Record<EventKind, WriteStream>;
+  const rows = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
+  let total = 0;
+  for (const row of demoRows(world, options)) {
+    // As in the published tables, event_info and event_vessels are JSON strings.
+    const published = { ...row, event_info: JSON.stringify(row['event_info']), event_vessels: JSON.stringify(row['event_vessels']) };
+    const kind = row['event_type'] as EventKind;
+    await write(streams[kind], `${JSON.stringify(published)}\n`);
+    rows[kind]++;
+    if (++total % 10_000 === 0) options.onProgress?.(total);
+  }
+  await Promise.all(EVENT_KINDS.map((k) => new Promise<void>((resolve) => streams[k].end(() => resolve()))));
+
+  const files = options.format === 'ndjson' ? EVENT_KINDS.map(ndjson) : await convert(options, ndjson);
+  const reference = demoReferenceData(world);
+  writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);
+  writeFileSync(join(options.out, 'ports.json'), JSON.stringify(reference.ports));
+  for (const [dataset, regions] of Object.entries(reference.regions)) {
+    const features = regions.map((r) => ({ type: 'Feature', id: r.id, properties: { id: r.id, name: r.name }, geometry: JSON.parse(r.geometry) }));
+    writeFileSync(join(options.out, 'regions', `${dataset}.geojson`), JSON.stringify({ type: 'FeatureCollection', features }));
+  }
+  return { files, rows };
+}
+
+async function convert(options: GenerateOptions, ndjson: (k: EventKind) => string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
+  const c = await instance.connect();
+  await c.run(`SET TimeZone = 'UTC'`);
+  const columns = `{${Object.entries(PUBLISHED_COLUMNS).map(([k, t]) => `'${k}': '${t}'`).join(', ')}}`;
+  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+  const files: string[] = [];
+  for (const kind of EVENT_KINDS) {
+    const target = join(options.out, `${kind}.${options.format}`);
+    const source = `read_json(${quote(ndjson(kind))}, format = 'newline_delimited', columns = ${columns})`;
+    // CSV has no nested values: the regions become a JSON string, as in a BigQuery CSV export.
+    const select = options.format === 'csv' ? `SELECT * REPLACE (to_json(regions_mean_position)::VARCHAR AS regions_mean_position) FROM ${source}` : `SELECT * FROM ${source}`;
+    await c.run(`COPY (${select}) TO ${quote(target)} (FORMAT ${options.format === 'csv' ? 'csv, HEADER' : 'parquet, COMPRESSION zstd'})`);
+    rmSync(ndjson(kind));
+    files.push(target);
+  }
+  c.closeSync();
+  instance.closeSync();
+  return files;
+}

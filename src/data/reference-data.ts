@@ -1,0 +1,150 @@
+// Reference data loaded beside the events (decisions section 9): vessel groups, ports and region
+// geometries. Files are small; each is parsed and checked here, and a bad item names its place.
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { isRegionDataset, REGION_DATASETS } from '../query/regions.ts';
+
+export class ReferenceDataError extends Error {}
+
+export interface GroupMember {
+  groupId: string;
+  vesselId: string;
+}
+export interface PortRecord {
+  id: string;
+  name: string | null;
+  flag: string | null;
+  lat: number | null;
+  lon: number | null;
+}
+export interface RegionGeometry {
+  id: string;
+  name: string | null;
+  /** GeoJSON Polygon or MultiPolygon, as text. */
+  geometry: string;
+  bbox: [number, number, number, number];
+}
+
+/** A minimal CSV reader: header row, comma separated, double quotes around fields that need them. */
+export function parseCsv(text: string): Record<string, string>[] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') (field += '"'), i++;
+      else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') row.push(field), (field = '');
+    else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      if (row.some((f) => f !== '')) rows.push(row);
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  row.push(field);
+  if (row.some((f) => f !== '')) rows.push(row);
+  const [header, ...body] = rows;
+  if (!header) return [];
+  return body.map((r) => Object.fromEntries(header.map((h, i) => [h.trim(), (r[i] ?? '').trim()])));
+}
+
+function need(value: unknown, where: string, what: string): string {
+  if (typeof value !== 'string' && typeof value !== 'number') throw new ReferenceDataError(`${where}: ${what} is required`);
+  const text = String(value).trim();
+  if (text === '') throw new ReferenceDataError(`${where}: ${what} is required`);
+  return text;
+}
+
+/** CSV `group_id,vessel_id`, or JSON `{"group": ["vessel", ...]}` or `[{"id": "group", "vessels": [...]}]`. */
+export function readGroups(file: string): GroupMember[] {
+  const text = readFileSync(file, 'utf8');
+  if (extname(file).toLowerCase() === '.csv') {
+    return parseCsv(text).map((r, i) => ({ groupId: need(r['group_id'], `${file}:${i + 2}`, 'group_id'), vesselId: need(r['vessel_id'], `${file}:${i + 2}`, 'vessel_id') }));
+  }
+  const json = JSON.parse(text) as unknown;
+  const groups: [string, unknown][] = Array.isArray(json)
+    ? json.map((g, i) => [need((g as Record<string, unknown>)?.['id'], `${file}: group ${i}`, 'id'), (g as Record<string, unknown>)['vessels']])
+    : Object.entries(json as Record<string, unknown>);
+  return groups.flatMap(([groupId, vessels]) => {
+    if (!Array.isArray(vessels)) throw new ReferenceDataError(`${file}: group "${groupId}" must list its vessel ids`);
+    return vessels.map((v, i) => ({ groupId, vesselId: need(v, `${file}: group "${groupId}" vessel ${i}`, 'vessel id') }));
+  });
+}
+
+/** CSV `id,name,flag,lat,lon` or a JSON array of such objects. */
+export function readPorts(file: string): PortRecord[] {
+  const text = readFileSync(file, 'utf8');
+  const items = extname(file).toLowerCase() === '.csv' ? parseCsv(text) : (JSON.parse(text) as Record<string, unknown>[]);
+  return items.map((p, i) => {
+    const where = `${file}: port ${i + 1}`;
+    const number = (key: string, min: number, max: number) => {
+      const v = p[key];
+      if (v === undefined || v === null || v === '') return null;
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < min || n > max) throw new ReferenceDataError(`${where}: ${key} must be a number in [${min}, ${max}]`);
+      return n;
+    };
+    const text = (key: string) => (p[key] === undefined || p[key] === null || p[key] === '' ? null : String(p[key]));
+    return { id: need(p['id'], where, 'id'), name: text('name'), flag: text('flag')?.toUpperCase() ?? null, lat: number('lat', -90, 90), lon: number('lon', -180, 180) };
+  });
+}
+
+function ringsBbox(coordinates: unknown, where: string): [number, number, number, number] {
+  let box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  const visit = (c: unknown): void => {
+    if (Array.isArray(c) && typeof c[0] === 'number') {
+      const [x, y] = c as number[];
+      if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) throw new ReferenceDataError(`${where}: coordinates must be numbers`);
+      box = [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)];
+    } else if (Array.isArray(c)) c.forEach(visit);
+    else throw new ReferenceDataError(`${where}: coordinates must be nested arrays of positions`);
+  };
+  visit(coordinates);
+  if (!Number.isFinite(box[0])) throw new ReferenceDataError(`${where}: the geometry has no positions`);
+  return box;
+}
+
+/** Features sharing a region id (a region drawn in parts) become one MultiPolygon. */
+export function mergeRegionParts(regions: RegionGeometry[]): RegionGeometry[] {
+  const byId = new Map<string, RegionGeometry>();
+  for (const r of regions) {
+    const seen = byId.get(r.id);
+    if (!seen) {
+      byId.set(r.id, r);
+      continue;
+    }
+    const polygons = (g: string) => {
+      const geometry = JSON.parse(g) as { type: string; coordinates: unknown[] };
+      return geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
+    };
+    byId.set(r.id, {
+      id: r.id,
+      name: seen.name ?? r.name,
+      geometry: JSON.stringify({ type: 'MultiPolygon', coordinates: [...polygons(seen.geometry), ...polygons(r.geometry)] }),
+      bbox: [Math.min(seen.bbox[0], r.bbox[0]), Math.min(seen.bbox[1], r.bbox[1]), Math.max(seen.bbox[2], r.bbox[2]), Math.max(seen.bbox[3], r.bbox[3])],
+    });
+  }
+  return [...byId.values()];
+}
+
+/** A GeoJSON FeatureCollection of Polygon/MultiPolygon features; the region id is `id` or `properties.id`. */
+export function readRegions(file: string, dataset: string): RegionGeometry[] {
+  if (!isRegionDataset(dataset)) throw new ReferenceDataError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { type?: string; features?: unknown[] };
+  if (json.type !== 'FeatureCollection' || !Array.isArray(json.features)) throw new ReferenceDataError(`${file}: must be a GeoJSON FeatureCollection`);
+  return mergeRegionParts(json.features.map((f, i) => {
+    const feature = f as { id?: unknown; properties?: Record<string, unknown> | null; geometry?: { type?: string; coordinates?: unknown } | null };
+    const where = `${file}: feature ${i}`;
+    const id = need(feature.id ?? feature.properties?.['id'], where, 'id (feature.id or properties.id)');
+    const type = feature.geometry?.type;
+    if (type !== 'Polygon' && type !== 'MultiPolygon') throw new ReferenceDataError(`${where} (${id}): geometry must be a Polygon or MultiPolygon`);
+    const name = feature.properties?.['name'];
+    return { id, name: typeof name === 'string' ? name : null, geometry: JSON.stringify(feature.geometry), bbox: ringsBbox(feature.geometry!.coordinates, where) };
+  }));
+}

@@ -1,0 +1,124 @@
+// The facts of the public data that the demo must reproduce (issue: demo data that looks like the
+// real thing), checked on a generated dataset loaded by the project's loader.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { Land } from '../../src/data/demo/land.ts';
+import type { EventRecord } from '../../src/data/record.ts';
+import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+
+const MIDS: Record<string, string[]> = { CHN: ['412', '413', '414'], TWN: ['416'], JPN: ['431', '432'], KOR: ['440', '441'], ESP: ['224', '225'], RUS: ['273'], USA: ['338', '366', '367'] };
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const HOUR = 3_600_000;
+
+describe('demo data facts', () => {
+  let fixture: Fixture;
+  let records: EventRecord[];
+  const of = (kind: string) => records.filter((r) => r.kind === kind);
+  before(async () => {
+    fixture = await buildFixtureDb({ events: 20000, seed: 12 });
+    records = fixture.records;
+  });
+  after(() => fixture.cleanup());
+
+  test('kind mix: fishing : port visits : gaps : encounter entries : loitering about 100 : 25 : 8 : 1.5 : 1', () => {
+    const fishing = of('fishing').length;
+    for (const [kind, share] of [['port_visit', 25], ['gap', 8], ['encounter', 1.5], ['loitering', 1]] as const) {
+      const ratio = (of(kind).length / fishing) * 100;
+      assert.ok(Math.abs(ratio - share) <= share * 0.25, `${kind}: ${ratio.toFixed(2)} per 100 fishing, expected about ${share}`);
+    }
+  });
+
+  test('ids: vessel ids 9-4-4-4-12 hex; event ids md5(type|vessel|start|end)', () => {
+    for (const r of records) assert.match(r.vessel.id, /^[0-9a-f]{9}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const generated = records.filter((r) => r.kind !== 'encounter' && r.id !== 'c2f0967e061f99a01793edac065de003');
+    for (const r of generated.slice(0, 2000)) {
+      const md5 = createHash('md5').update(`${r.kind}|${r.vessel.id}|${new Date(r.startMs).toISOString()}|${r.endMs === null ? '' : new Date(r.endMs).toISOString()}`).digest('hex');
+      assert.equal(r.id, md5);
+    }
+  });
+
+  test('ssvid: 9 digits whose MID matches the flag, with 1-3 % malformed and without flag', () => {
+    const vessels = [...new Map(records.map((r) => [r.vessel.id, r.vessel])).values()];
+    const malformed = vessels.filter((v) => v.flag === null);
+    assert.ok(malformed.length / vessels.length >= 0.005 && malformed.length / vessels.length <= 0.04, `${malformed.length} of ${vessels.length} without flag`);
+    for (const v of vessels.filter((x) => x.flag && MIDS[x.flag])) {
+      assert.match(v.ssvid!, /^\d{9}$/);
+      assert.ok(MIDS[v.flag!]!.includes(v.ssvid!.slice(0, 3)), `${v.flag} vessel with ssvid ${v.ssvid}`);
+    }
+    const byFlag = new Map<string, number>();
+    for (const r of of('fishing')) byFlag.set(r.vessel.flag ?? '', (byFlag.get(r.vessel.flag ?? '') ?? 0) + 1);
+    const ranked = [...byFlag].sort((a, b) => b[1] - a[1]).map(([f]) => f);
+    assert.equal(ranked[0], 'CHN', `flags by fishing events: ${ranked.slice(0, 5).join(', ')}`);
+  });
+
+  test('no position is on land', () => {
+    const land = new Land();
+    const onLand = records.filter((r) => land.isLand(r.lon, r.lat));
+    assert.deepEqual(onLand.map((r) => `${r.kind} ${r.id} ${r.lat},${r.lon}`).slice(0, 5), []);
+  });
+
+  test('encounters: pairs .1/.2 with swapped vessels and mirrored types, 2 h minimum on a 10-minute grid, slow and close', () => {
+    const encounters = of('encounter');
+    const byId = new Map(encounters.map((r) => [r.id, r]));
+    for (const one of encounters.filter((r) => r.id.endsWith('.1'))) {
+      const two = byId.get(one.id.replace(/\.1$/, '.2'))!;
+      assert.ok(two, `${one.id} has no pair`);
+      assert.equal(one.otherVessel!.id, two.vessel.id);
+      assert.equal(String(one.info['type']).split('-').reverse().join('-'), two.info['type']);
+    }
+    for (const r of encounters) {
+      assert.ok(r.endMs! - r.startMs >= 2 * HOUR && r.startMs % 600_000 === 0 && r.endMs! % 600_000 === 0);
+      assert.ok((r.info['median_speed_knots'] as number) < 2 && (r.info['median_distance_kilometers'] as number) < 0.5);
+    }
+    const hours = median(encounters.map((r) => (r.endMs! - r.startMs) / HOUR));
+    assert.ok(hours >= 4 && hours <= 6.5, `median encounter ${hours} h`);
+  });
+
+  test('durations: fishing at least 20 min with a median about 8 h; loitering at least 1 h, over 20 nm from shore; intentional gaps at least 12 h; some gaps still open', () => {
+    const fishing = of('fishing').map((r) => (r.endMs! - r.startMs) / HOUR);
+    assert.ok(Math.min(...fishing) >= 1 / 3);
+    assert.ok(Math.abs(median(fishing) - 8) <= 1.5, `median fishing ${median(fishing)} h`);
+    for (const r of of('loitering')) assert.ok(r.endMs! - r.startMs >= HOUR && r.distances.startDistanceFromShoreKm! >= 37);
+    const gaps = of('gap');
+    for (const r of gaps.filter((g) => g.info['intentional_disabling'] && g.endMs !== null)) assert.ok(r.endMs! - r.startMs >= 12 * HOUR);
+    assert.ok(gaps.some((g) => g.endMs === null), 'some gaps are still open');
+  });
+
+  test('port visits: at real ports, confidence 4 : 3 : 2 about 78 : 9 : 13 %, a long tail of multi-month visits', () => {
+    const visits = of('port_visit');
+    const share = (c: number) => (visits.filter((v) => v.info['confidence'] === c).length / visits.length) * 100;
+    assert.ok(Math.abs(share(4) - 78) <= 4 && Math.abs(share(3) - 9) <= 3 && Math.abs(share(2) - 13) <= 3, `${share(4)} ${share(3)} ${share(2)}`);
+    for (const v of visits) assert.match(String((v.info['intermediate_anchorage'] as { id: string }).id), /^[a-z]{3}-[a-z0-9]+/);
+    assert.ok(visits.some((v) => v.endMs! - v.startMs > 30 * 24 * HOUR), 'some visits last more than a month');
+  });
+
+  test('regions: EEZ ids from Marine Regions, high seas outside every EEZ, RFMOs, FAO sub-areas; potential risk only outside EEZs', () => {
+    assert.ok(records.some((r) => r.regions.eez.includes('8371')), 'Senegal (8371)');
+    assert.ok(records.some((r) => r.regions.eez.includes('8486')), 'China (8486)');
+    for (const r of records) {
+      assert.equal(r.regions.highSeas.length > 0, r.regions.eez.length === 0, `${r.id}: high seas exactly outside EEZs`);
+      if (r.info['potential_risk'] === true) assert.deepEqual(r.regions.eez, [], `${r.id}: potential risk inside an EEZ`);
+    }
+    assert.ok(records.filter((r) => r.regions.rfmo.length > 1).length > records.length / 2, 'several RFMOs per point');
+    assert.ok(records.some((r) => r.regions.fao.includes('34.3.1')), 'FAO sub-areas');
+    assert.ok(records.some((r) => r.regions.eez12Nm.length > 0), 'some events within 12 nm');
+  });
+
+  test('nextPort of loitering and encounters points at a later port visit of the same vessel', () => {
+    const visits = of('port_visit');
+    const withNext = records.filter((r) => (r.kind === 'loitering' || r.kind === 'encounter') && r.vessel.next_port);
+    assert.ok(withNext.length > 0);
+    for (const r of withNext) {
+      const later = visits.find((v) => v.vessel.id === r.vessel.id && v.startMs >= r.endMs! && (v.info['intermediate_anchorage'] as { id: string }).id === r.vessel.next_port!.id);
+      assert.ok(later, `${r.kind} ${r.id}: no later visit to ${r.vessel.next_port!.id}`);
+    }
+  });
+
+  test('the client examples find their data: the Python example vessel off Senegal, gfwr\'s port visits in January 2017', () => {
+    const trawler = records.filter((r) => r.vessel.id === '8c7304226-6c71-edbe-0b63-c246734b3c01' && r.kind === 'fishing');
+    assert.ok(trawler.some((r) => r.regions.eez.includes('8371') && r.startMs >= Date.UTC(2020, 9, 1)));
+    const visits = records.filter((r) => r.vessel.id === 'e0248aed9-99b4-bae7-6b87-ff0a3c464676' && r.startMs < Date.UTC(2017, 1, 1));
+    assert.ok([3, 4].every((c) => visits.some((v) => v.info['confidence'] === c)), 'confidences 3 and 4, as gfwr asks');
+  });
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { writeDemoFiles } from '../../src/data/demo/files.ts';
+import { editDatabase, loadFiles } from '../../src/data/load.ts';
+import { readGroups, readPorts, readRegions } from '../../src/data/reference-data.ts';
+import { readAllRecords } from '../helpers/fixture.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'vessel-events-formats-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+test('NDJSON, CSV and Parquet of the same generated events load to identical records', async () => {
+  const loaded = [];
+  for (const format of ['ndjson', 'csv', 'parquet'] as const) {
+    const out = join(dir, format);
+    const { files } = await writeDemoFiles({ events: 1500, seed: 8, out, format });
+    assert.equal(files.length, 5);
+    const dbPath = join(dir, `${format}.duckdb`);
+    await loadFiles(files.map((path) => ({ path, format })), { dbPath, version: 'v1', source: format });
+    loaded.push((await readAllRecords(dbPath)).sort((a, b) => (a.id < b.id ? -1 : 1)));
+  }
+  assert.ok(loaded[0]!.length > 1500);
+  assert.deepEqual(loaded[1], loaded[0], 'CSV differs from NDJSON');
+  assert.deepEqual(loaded[2], loaded[0], 'Parquet differs from NDJSON');
+});
+
+test('the generated vessel groups, ports and region geometries load', async () => {
+  const out = join(dir, 'ndjson');
+  const dbPath = join(dir, 'ndjson.duckdb');
+  const groups = readGroups(join(out, 'vessel-groups.csv'));
+  const ports = readPorts(join(out, 'ports.json'));
+  const eez = readRegions(join(out, 'regions', 'public-eez-areas.geojson'), 'public-eez-areas');
+  await editDatabase(dbPath, async (w) => {
+    await w.replaceGroups(groups);
+    await w.upsertPorts(ports);
+    await w.replaceRegions('public-eez-areas', eez);
+  });
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  const c = await instance.connect();
+  const count = async (sql: string) => (await c.runAndReadAll(sql)).getRowsJS()[0]![0];
+  assert.equal(await count(`SELECT count(*)::INTEGER FROM vessel_groups WHERE group_id = 'my-vessel-group' AND vessel_id = '8c7304226-6c71-edbe-0b63-c246734b3c01'`), 1);
+  assert.equal(await count(`SELECT count(*)::INTEGER FROM ports`), ports.length);
+  assert.equal(await count(`SELECT name FROM region_geometries WHERE dataset = 'public-eez-areas' AND id = '8371'`), 'Senegal');
+  c.closeSync();
+  instance.closeSync();
+});
