@@ -31,6 +31,7 @@ export class Land {
   private readonly coarse = new Map<number, Edge[]>();
   private readonly centreIsLand = new Map<number, boolean>();
   private readonly shoreCache = new Map<number, number>();
+  private readonly coarseCache = new Map<number, number>();
 
   constructor() {
     for (const ring of landRings()) {
@@ -79,14 +80,32 @@ export class Land {
     return inside;
   }
 
-  /** Distance to the nearest coast, km; cached on a 0.02-degree grid (the pipeline reports whole km). */
+  /**
+   * Distance to the nearest coast, km (the pipeline reports whole km). Far from land the distance
+   * field is smooth, so it is interpolated between exact values on a 0.1-degree grid; within
+   * 50 km of a coast it is computed exactly, cached on a 0.02-degree grid.
+   */
   distanceFromShoreKm(lon: number, lat: number): number {
+    const gx = (lon + 180) * 10;
+    const gy = (lat + 90) * 10;
+    const x0 = Math.floor(gx);
+    const y0 = Math.floor(gy);
+    const corner = (x: number, y: number) => this.cached(this.coarseCache, x * 10_000 + y, x / 10 - 180, y / 10 - 90);
+    const [a, b, c, d] = [corner(x0, y0), corner(x0 + 1, y0), corner(x0, y0 + 1), corner(x0 + 1, y0 + 1)];
+    if (Math.min(a, b, c, d) > 50) {
+      const fx = gx - x0;
+      const fy = gy - y0;
+      return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
+    }
     // Small integer keys: a Map hashes them much faster than large ones.
-    const key = Math.round((lon + 180) * 50) * 10_000 + Math.round((lat + 90) * 50);
-    let d = this.shoreCache.get(key);
+    return this.cached(this.shoreCache, Math.round((lon + 180) * 50) * 10_000 + Math.round((lat + 90) * 50), lon, lat);
+  }
+
+  private cached(cache: Map<number, number>, key: number, lon: number, lat: number): number {
+    let d = cache.get(key);
     if (d === undefined) {
       d = this.nearestCoastKm(lon, lat);
-      this.shoreCache.set(key, d);
+      cache.set(key, d);
     }
     return d;
   }
