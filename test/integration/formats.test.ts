@@ -47,3 +47,20 @@ test('the generated vessel groups, ports and region geometries load', async () =
   c.closeSync();
   instance.closeSync();
 });
+
+test('a bad row deep in a large CSV or Parquet file is reported at its own line, and nothing loads', async () => {
+  const out = join(dir, 'large');
+  const { files } = await writeDemoFiles({ events: 20000, seed: 9, out, format: 'csv' });
+  const fishing = files.find((f) => f.endsWith('fishing.csv'))!;
+  const { readFileSync, writeFileSync } = await import('node:fs');
+  const lines = readFileSync(fishing, 'utf8').split('\n');
+  const target = 12_345;
+  // Line numbers count the header as line 1; the bad row is the file's line `target`.
+  lines[target - 1] = lines[target - 1]!.replace(/^([^,]*),fishing,/, '$1,whaling,');
+  writeFileSync(fishing, lines.join('\n'));
+  const dbPath = join(dir, 'large.duckdb');
+  await assert.rejects(loadFiles([{ path: fishing, format: 'csv' }], { dbPath, version: 'v1', source: 'csv' }), (e: unknown) => {
+    const first = (e as { first?: { line: number; problem: string } }).first;
+    return first?.line === target && /^event_type: must be one of/.test(first.problem);
+  });
+});
