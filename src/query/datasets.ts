@@ -33,6 +33,8 @@ export interface ResolvedDataset extends DatasetRef {
 /** Read side of the catalog: what the normaliser needs to resolve references. */
 export interface DatasetCatalog {
   versions(): readonly DatasetVersion[];
+  /** Ids of the vessel groups loaded. */
+  groupIds(): ReadonlySet<string>;
 }
 
 export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector): DatasetRef | undefined {

@@ -47,3 +47,18 @@ export type TimeFilterMode = (typeof TIME_FILTER_MODES)[number];
 
 export const SORT_VALUES = ['+start', '-start', '+end', '-end'] as const;
 export type SortValue = (typeof SORT_VALUES)[number];
+
+/** The 44 directional encounter types of interface 4.2, `MAIN-OTHER`; a side may be empty. */
+const ENCOUNTER_SIDES: Record<string, string[]> = {
+  FISHING: ['BUNKER', 'TANKER', 'NON_FISHING', 'RESEARCH', '', 'FISHING', 'SUPPORT', 'CARRIER'],
+  BUNKER: ['FISHING', 'CARRIER', 'SUPPORT'],
+  TANKER: ['FISHING'],
+  CARRIER: ['BUNKER', 'NON_FISHING', 'CARRIER', 'RESEARCH', '', 'FISHING', 'SUPPORT'],
+  SUPPORT: ['BUNKER', 'NON_FISHING', 'RESEARCH', '', 'FISHING', 'SUPPORT', 'CARRIER'],
+  NON_FISHING: ['FISHING', 'NON_FISHING', 'SUPPORT', 'CARRIER', 'RESEARCH', ''],
+  RESEARCH: ['FISHING', 'NON_FISHING', 'SUPPORT', 'CARRIER', 'RESEARCH', ''],
+  '': ['FISHING', 'NON_FISHING', 'SUPPORT', 'CARRIER', 'RESEARCH', ''],
+};
+export const ENCOUNTER_TYPES: readonly string[] = Object.entries(ENCOUNTER_SIDES).flatMap(([main, others]) => others.map((o) => `${main}-${o}`));
+
+export const PORT_VISIT_CONFIDENCES = ['2', '3', '4'] as const;

@@ -1,10 +1,11 @@
 // normalize*: meaning. Input is a request already reduced to canonical names and checked against
 // its schema (types, enums, ranges); output is the EventQuery the store compiles. Cross-field
 // rules, defaults, access and dataset resolution live here and nowhere else.
-import { ProblemCollector, Forbidden, NotFound } from './errors.ts';
+import { ProblemCollector, Forbidden, InvalidParameters, NotFound } from './errors.ts';
+import { isEntryPath } from '../shape/paths.ts';
 import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
 import { parseDateParam } from './dates.ts';
-import type { EventFilters, Paging } from './schema.ts';
+import type { EntryShaping, EventFilters, Paging } from './schema.ts';
 import type { DatasetAccess, EventQuery, ListQuery, TimeWindow, ValueFilter } from './types.ts';
 import type { Operator } from './kinds.ts';
 
@@ -26,9 +27,14 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     .map((d) => parseDatasetRef(d, spelling('datasets'), problems))
     .filter((r): r is DatasetRef => r !== undefined);
   const time = normalizeTimeWindow(filters, spelling, problems);
+  const duration = normalizeDuration(filters, spelling, problems);
   problems.throwIfAny();
 
   const datasets = resolveDatasets(refs, ctx);
+  const vesselGroups = filters.vesselGroups?.length ? unique(filters.vesselGroups) : undefined;
+  if (vesselGroups) checkGroupsExist(vesselGroups, ctx.catalog, spelling('vesselGroups'));
+  // is-closed lists the states to keep; both (or none) keep every gap.
+  const closed = filters.isClosed ? unique(filters.isClosed) : [];
   return {
     datasets,
     ...(filters.vessels?.length ? { vesselIds: unique(filters.vessels) } : {}),
@@ -36,16 +42,57 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     ...withFilter('types', filters.types, filters.typesOperator),
     ...withFilter('flags', filters.flags?.map((f) => f.toUpperCase()), filters.flagsOperator),
     ...withFilter('vesselTypes', filters.vesselTypes?.map((t) => t.toLowerCase()), filters.vesselTypesOperator),
+    ...(vesselGroups ? { vesselGroups } : {}),
+    ...withFilter('confidences', filters.confidences, filters.confidencesOperator),
+    ...withFilter('encounterTypes', filters.encounterTypes?.map((t) => t.toLowerCase()), filters.encounterTypesOperator),
+    ...(filters.gapIntentionalDisabling !== undefined ? { gapIntentional: filters.gapIntentionalDisabling } : {}),
+    ...(closed.length === 1 ? { gapClosed: closed[0]! } : {}),
+    ...withFilter('portIds', filters.portIds, filters.portIdsOperator),
+    ...withFilter('nextPortIds', filters.nextPortIds, filters.nextPortIdsOperator),
+    ...(duration ? { duration } : {}),
     time,
   };
 }
 
-export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: NormalizeContext): ListQuery {
+function checkGroupsExist(groups: string[], catalog: DatasetCatalog, title: string): void {
+  const known = catalog.groupIds();
+  const missing = groups.filter((g) => !known.has(g));
+  if (missing.length === 0) return;
+  const some = [...known].slice(0, 10).join(', ');
+  throw new NotFound(missing.map((g) => ({ title, detail: `unknown vessel group "${g}"; loaded groups: ${some || 'none'}${known.size > 10 ? ', ...' : ''}` })));
+}
+
+// minDuration and maxDuration are hours, duration minutes (interface 4.1).
+function normalizeDuration(filters: EventFilters, spelling: Spelling, problems: ProblemCollector): EventQuery['duration'] {
+  const minimums = [filters.minDuration, filters.duration === undefined ? undefined : filters.duration / 60].filter((h): h is number => h !== undefined);
+  const minMs = minimums.length ? Math.max(...minimums) * 3_600_000 : undefined;
+  const maxMs = filters.maxDuration === undefined ? undefined : filters.maxDuration * 3_600_000;
+  if (minMs !== undefined && maxMs !== undefined && minMs >= maxMs) {
+    problems.add(spelling('maxDuration'), `${spelling('maxDuration')} (${filters.maxDuration} h, exclusive) must be above the minimum duration (${minMs / 3_600_000} h)`);
+  }
+  if (minMs === undefined && maxMs === undefined) return undefined;
+  return { ...(minMs !== undefined ? { minMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) };
+}
+
+export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: NormalizeContext, shaping: EntryShaping = {}): ListQuery {
+  const spelling = ctx.spelling ?? asIs;
+  const bad = (shaping.includes ?? []).filter((p) => !isEntryPath(p));
+  if (bad.length) {
+    throw new InvalidParameters(bad.map((p) => ({
+      title: spelling('includes'),
+      detail: `${spelling('includes')} has "${p}", a path no entry has; paths are dotted entry properties such as id, start, vessel.name, regions.eez, encounter.vessel.id, port_visit.confidence`,
+    })));
+  }
   return {
     ...normalizeEventQuery(filters, ctx),
     sort: paging.sort ?? '+start',
     limit: paging.limit,
     offset: paging.offset,
+    shape: {
+      ...(shaping.includes?.length ? { includes: unique(shaping.includes) } : {}),
+      includeRegions: shaping.includeRegions ?? true,
+      summary: shaping.summary ?? false,
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 // generate /openapi.json, so the documentation cannot drift from what is accepted. Property names
 // are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { EVENT_TYPE_FILTER_VALUES, OPERATORS, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
+import { ENCOUNTER_TYPES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, description: string) {
@@ -48,6 +48,27 @@ export const EventFilterProperties = {
     'OVERLAP (default): the event overlaps the window; START-DATE: it starts in the window; END-DATE: it ends in the window.',
   ),
   ids: Type.Array(Type.String({ minLength: 1 }), { description: 'Event ids.' }),
+  vesselGroups: Type.Array(Type.String({ minLength: 1 }), { description: 'Vessel group ids loaded into the service; an event matches when its vessel is in any of them. An unknown group is a 404.' }),
+  confidences: Type.Array(StringEnum(PORT_VISIT_CONFIDENCES, 'Port-visit confidence'), { description: 'Port-visit confidence (2 low, 3 medium, 4 high); applies to port visits only.' }),
+  confidencesOperator: operator('confidences'),
+  encounterTypes: Type.Array(StringEnum(ENCOUNTER_TYPES, 'Encounter type'), {
+    description: 'Directional encounter types MAIN-OTHER seen from the entry\'s own vessel (CARRIER-FISHING is not FISHING-CARRIER); encounters only. GET also accepts `encounter-types`.',
+  }),
+  encounterTypesOperator: operator('encounterTypes'),
+  gapIntentionalDisabling: Type.Boolean({ description: 'true: only intentional gaps; false: only the others; omitted: all. Gaps only.' }),
+  isClosed: Type.Array(Type.Boolean(), { description: 'Gaps whose AIS is back on (true) and/or still off (false); gaps only. GET and bodies: `is-closed`.' }),
+  portIds: Type.Array(Type.String({ minLength: 1 }), { description: 'Port of a port visit (its intermediate anchorage\'s port id, e.g. `esp-vigo`); port visits only.' }),
+  portIdsOperator: operator('portIds'),
+  nextPortIds: Type.Array(Type.String({ minLength: 1 }), { description: 'Next port of the vessel (`vessel.nextPort.id`).' }),
+  nextPortIdsOperator: operator('nextPortIds'),
+  minDuration: Type.Number({ minimum: 0, description: 'Minimum duration in hours, inclusive. An open event lasts until its dataset was last updated.' }),
+  maxDuration: Type.Number({ exclusiveMinimum: 0, description: 'Maximum duration in hours, exclusive.' }),
+  duration: Type.Number({ minimum: 0, description: 'Minimum duration in minutes, inclusive (POST only).' }),
+  includes: Type.Array(Type.String({ minLength: 1, 'x-expected': 'a dotted property path such as vessel.name' }), {
+    description: 'Keep only these dotted property paths of each entry (`id`, `vessel.name`, `regions.eez`, `encounter.vessel.id`).',
+  }),
+  includeRegions: Type.Boolean({ description: 'false: entries carry no `regions` member (GET `include-regions`).' }),
+  summary: Type.Boolean({ description: 'true: entries carry only id, type, start, end, position and vessel {id, name, ssvid, flag, type}.' }),
 };
 
 export const PagingProperties = {
@@ -72,23 +93,48 @@ export const EventFiltersSchema = Type.Object(
     endDate: Type.Optional(EventFilterProperties.endDate),
     timeFilterMode: Type.Optional(EventFilterProperties.timeFilterMode),
     ids: Type.Optional(EventFilterProperties.ids),
+    vesselGroups: Type.Optional(EventFilterProperties.vesselGroups),
+    confidences: Type.Optional(EventFilterProperties.confidences),
+    confidencesOperator: Type.Optional(EventFilterProperties.confidencesOperator),
+    encounterTypes: Type.Optional(EventFilterProperties.encounterTypes),
+    encounterTypesOperator: Type.Optional(EventFilterProperties.encounterTypesOperator),
+    gapIntentionalDisabling: Type.Optional(EventFilterProperties.gapIntentionalDisabling),
+    isClosed: Type.Optional(EventFilterProperties.isClosed),
+    portIds: Type.Optional(EventFilterProperties.portIds),
+    portIdsOperator: Type.Optional(EventFilterProperties.portIdsOperator),
+    nextPortIds: Type.Optional(EventFilterProperties.nextPortIds),
+    nextPortIdsOperator: Type.Optional(EventFilterProperties.nextPortIdsOperator),
+    minDuration: Type.Optional(EventFilterProperties.minDuration),
+    maxDuration: Type.Optional(EventFilterProperties.maxDuration),
   },
   { additionalProperties: false },
 );
-export type EventFilters = Static<typeof EventFiltersSchema>;
+export type EventFilters = Static<typeof EventFiltersSchema> & { duration?: number };
+
+/** How list entries are shaped (interface 4.1: includes on GET and POST, the others on GET). */
+export type EntryShaping = { includes?: string[]; includeRegions?: boolean; summary?: boolean };
 
 export const PagingSchema = Type.Object(PagingProperties, { additionalProperties: false });
 export type Paging = Static<typeof PagingSchema>;
 
-/** GET /v3/events: filters and paging, all in the query string. */
+/** GET /v3/events: filters, entry shaping and paging, all in the query string. */
 export const ListGetQuerySchema = Type.Object(
-  { ...EventFiltersSchema.properties, ...PagingProperties },
+  {
+    ...EventFiltersSchema.properties,
+    includes: Type.Optional(EventFilterProperties.includes),
+    includeRegions: Type.Optional(EventFilterProperties.includeRegions),
+    summary: Type.Optional(EventFilterProperties.summary),
+    ...PagingProperties,
+  },
   { additionalProperties: false },
 );
 export type ListGetQuery = Static<typeof ListGetQuerySchema>;
 
-/** POST /v3/events: filters in the body... */
-export const ListPostBodySchema = EventFiltersSchema;
+/** POST /v3/events: filters, `duration` (minutes) and `includes` in the body... */
+export const ListPostBodySchema = Type.Object(
+  { ...EventFiltersSchema.properties, duration: Type.Optional(EventFilterProperties.duration), includes: Type.Optional(EventFilterProperties.includes) },
+  { additionalProperties: false },
+);
 /** ...and paging in the query string, as the official clients send it. */
 export const ListPostQuerySchema = PagingSchema;
 

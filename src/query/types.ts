@@ -23,13 +23,36 @@ export interface EventQuery {
   flags?: ValueFilter<string>;
   /** Lower case, as stored in `vessel.type`. */
   vesselTypes?: ValueFilter<string>;
+  vesselGroups?: string[];
+  /** Port visits only: '2', '3', '4'. */
+  confidences?: ValueFilter<string>;
+  /** Encounters only; lower case as stored, `carrier-fishing`. */
+  encounterTypes?: ValueFilter<string>;
+  /** Gaps only. */
+  gapIntentional?: boolean;
+  /** Gaps only: which of closed (true) and open (false) to keep; absent when both. */
+  gapClosed?: boolean;
+  /** Port visits only: the intermediate anchorage's port id. */
+  portIds?: ValueFilter<string>;
+  nextPortIds?: ValueFilter<string>;
+  /** Duration bounds in ms: minimum inclusive, maximum exclusive. */
+  duration?: { minMs?: number; maxMs?: number };
   time: TimeWindow;
+}
+
+/** How entries are written (decisions section 5). */
+export interface EntryShape {
+  /** Dotted paths to keep; absent keeps everything. */
+  includes?: string[];
+  includeRegions: boolean;
+  summary: boolean;
 }
 
 export interface ListQuery extends EventQuery {
   sort: SortValue;
   limit: number;
   offset: number;
+  shape: EntryShape;
 }
 
 /** Who is asking: the access layer answers whether a dataset id may be read. */

@@ -3,7 +3,9 @@
 // generator throws and the HTTP layer aborts the response: a client never receives a truncated
 // page that parses as complete.
 import type { EventRecord } from '../data/record.ts';
+import type { EntryShape } from '../query/types.ts';
 import { toEntry } from './entry.ts';
+import { entryShaper } from './shaping.ts';
 import type { WireFormat } from './wire.ts';
 
 export interface ListFooter {
@@ -17,13 +19,15 @@ export async function* streamListBody(
   pages: AsyncIterable<EventRecord[]> | Iterable<EventRecord[]>,
   footer: ListFooter,
   wire: WireFormat,
+  shape: EntryShape,
 ): AsyncGenerator<string> {
+  const shaped = entryShaper(shape);
   yield '{"entries":[';
   let first = true;
   for await (const records of pages) {
     let chunk = '';
     for (const r of records) {
-      chunk += (first ? '' : ',') + JSON.stringify(toEntry(r, wire));
+      chunk += (first ? '' : ',') + JSON.stringify(shaped(toEntry(r, wire)));
       first = false;
     }
     if (chunk) yield chunk;

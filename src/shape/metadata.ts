@@ -12,10 +12,24 @@ export function describeQuery(q: EventQuery | ListQuery): Record<string, unknown
     types: q.types,
     flags: q.flags,
     vesselTypes: q.vesselTypes,
+    vesselGroups: q.vesselGroups,
+    confidences: q.confidences,
+    encounterTypes: q.encounterTypes,
+    gapIntentionalDisabling: q.gapIntentional,
+    isClosed: q.gapClosed,
+    portIds: q.portIds,
+    nextPortIds: q.nextPortIds,
+    minDurationHours: q.duration?.minMs === undefined ? undefined : q.duration.minMs / 3_600_000,
+    maxDurationHours: q.duration?.maxMs === undefined ? undefined : q.duration.maxMs / 3_600_000,
     startDate: iso(q.time.startMs),
     endDate: iso(q.time.endMs),
     timeFilterMode: q.time.mode,
   };
-  if ('sort' in q) described['sort'] = q.sort;
+  if ('sort' in q) {
+    described['sort'] = q.sort;
+    if (q.shape.includes) described['includes'] = q.shape.includes;
+    if (!q.shape.includeRegions) described['includeRegions'] = false;
+    if (q.shape.summary) described['summary'] = true;
+  }
   return Object.fromEntries(Object.entries(described).filter(([, v]) => v !== undefined));
 }

@@ -56,14 +56,74 @@ describe('official client requests', () => {
     assert.ok(body.entries[0]!.start >= body.entries[4]!.start);
   });
 
-  const later: [string, string, string | undefined, object | undefined, string[]][] = [
+  test('gfwr: intentional gaps of January 2017, every page at once', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=99999&offset=0&sort=%2Bstart', headers: python(),
+      payload: { datasets: ['public-global-gaps-events:latest'], duration: 1, gapIntentionalDisabling: [true], startDate: '2017-01-01', endDate: '2017-01-31' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { type: string; start: string; end: string; gap: { intentionalDisabling: boolean } }[]; total: number; nextOffset: number | null };
+    assert.ok(body.total > 0, 'gaps found');
+    assert.equal(body.nextOffset, null);
+    for (const e of body.entries) {
+      assert.equal(e.type, 'gap');
+      assert.equal(e.gap.intentionalDisabling, true);
+      assert.ok(e.start < '2017-01-31' && (e.end === '' || e.end >= '2017-01-01'));
+    }
+  });
+
+  test('gfwr: port visits of its example vessel with confidence 3 or 4 (the -c2- dataset id)', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=99999&offset=0&sort=%2Bstart', headers: python(),
+      payload: { datasets: ['public-global-port-visits-c2-events:latest'], vessels: ['e0248aed9-99b4-bae7-6b87-ff0a3c464676'], confidences: ['3', '4'], duration: 1, startDate: '2017-01-01', endDate: '2017-01-31' },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { vessel: { id: string }; port_visit: { confidence: string } }[] };
+    assert.ok(body.entries.length >= 2);
+    for (const e of body.entries) {
+      assert.equal(e.vessel.id, 'e0248aed9-99b4-bae7-6b87-ff0a3c464676');
+      assert.ok(['3', '4'].includes(e.port_visit.confidence));
+    }
+  });
+
+  test('Python: the documented list request with every non-spatial filter, geometry and region left out', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=5&offset=0&sort=-start', headers: python(),
+      payload: {
+        datasets: ['public-global-fishing-events:latest'], vessels: ['8c7304226-6c71-edbe-0b63-c246734b3c01'], types: ['FISHING'],
+        startDate: '2017-01-01', endDate: '2017-01-31', confidences: ['3', '4'], encounterTypes: ['CARRIER-FISHING'], duration: 60,
+        vesselGroups: ['my-vessel-group'], flags: ['CHN'], vesselTypes: ['FISHING'],
+      },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { vessel: { id: string }; start: string }[]; total: number };
+    // Confidences and encounter types concern other kinds and leave fishing events alone.
+    assert.ok(body.total >= 4, `found ${body.total}`);
+    for (const e of body.entries) assert.equal(e.vessel.id, '8c7304226-6c71-edbe-0b63-c246734b3c01');
+  });
+
+  test('web app: includes keep only the paths asked for', async () => {
+    const res = await t.app.inject({
+      url: '/v3/events?start-date=2017-01-01T00%3A00%3A00.000Z&end-date=2017-02-01T00%3A00%3A00.000Z&datasets%5B0%5D=public-global-fishing-events%3Alatest&includes%5B0%5D=id&includes%5B1%5D=start&flags%5B0%5D=CHN&flags-operator=EXCLUDE&vessel-types%5B0%5D=FISHING&limit=1000&offset=0',
+      headers: python(),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: Record<string, unknown>[]; total: number };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.deepEqual(Object.keys(e), ['start', 'id']);
+  });
+
+  const later: [string, string, string, object | undefined, string[]][] = [
     ['gfwr fishing in an EEZ', 'POST', '/v3/events?limit=99999&offset=0&sort=%2Bstart',
-      { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'], duration: 1, region: { dataset: ['public-eez-areas'], id: [8371] }, startDate: '2017-01-01', endDate: '2017-01-31' }, ['duration', 'region']],
-    ['gfwr intentional gaps', 'POST', '/v3/events?limit=99999&offset=0&sort=%2Bstart',
-      { datasets: ['public-global-gaps-events:latest'], duration: 1, gapIntentionalDisabling: [true], startDate: '2017-01-01', endDate: '2017-01-31' }, ['duration', 'gapIntentionalDisabling']],
+      { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'], duration: 1, region: { dataset: ['public-eez-areas'], id: [8371] }, startDate: '2017-01-01', endDate: '2017-01-31' }, ['region']],
+    ['Python with geometry and region', 'POST', '/v3/events?limit=5&offset=10&sort=-start',
+      { datasets: ['public-global-fishing-events:latest'], geometry: { type: 'Polygon', coordinates: [[[120.36, 26.72], [122.36, 26.72], [122.36, 28.32], [120.36, 28.32], [120.36, 26.72]]] }, region: { dataset: 'public-eez-areas', id: '8371' } }, ['geometry', 'region']],
     ['web app fishing with a buffered region', 'GET',
-      '/v3/events?start-date=2017-01-01T00%3A00%3A00.000Z&end-date=2017-02-01T00%3A00%3A00.000Z&datasets%5B0%5D=public-global-fishing-events%3Alatest&includes%5B0%5D=id&includes%5B1%5D=start&flags%5B0%5D=CHN&flags-operator=EXCLUDE&vessel-types%5B0%5D=FISHING&region-datasets%5B0%5D=public-eez-areas&region-ids%5B0%5D=8371&buffer-value=10&buffer-unit=NAUTICALMILES&buffer-operation=DISSOLVE&limit=1000&offset=0',
-      undefined, ['includes', 'region-datasets', 'region-ids', 'buffer-value', 'buffer-unit', 'buffer-operation']],
+      '/v3/events?datasets%5B0%5D=public-global-fishing-events%3Alatest&region-datasets%5B0%5D=public-eez-areas&region-ids%5B0%5D=8371&buffer-value=10&buffer-unit=NAUTICALMILES&buffer-operation=DISSOLVE&limit=1000&offset=0',
+      undefined, ['region-datasets', 'region-ids', 'buffer-value', 'buffer-unit', 'buffer-operation']],
+    ['web app port visits in an MPA', 'GET',
+      '/v3/events?datasets[0]=public-global-port-visits-events:latest&start-date=2024-01-01T00:00:00.000Z&end-date=2024-12-31T23:59:59.999Z&limit=20&offset=0&sort=-start&confidences[0]=4&region-ids[0]=555635930&region-datasets[0]=public-mpa-all',
+      undefined, ['region-ids', 'region-datasets']],
   ];
   for (const [what, method, url, payload, params] of later) {
     test(`${what}: an explicit 422 naming each parameter not supported yet`, async () => {

@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.ts';
 import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
-import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { loadRows } from '../../src/data/load.ts';
+import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
+import { editDatabase, loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/data/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
@@ -19,15 +19,27 @@ export interface Fixture {
   dbPath: string;
   rows: PublishedRow[];
   records: EventRecord[];
+  /** Vessel group id -> its vessel ids, as loaded. */
+  groups: Map<string, Set<string>>;
   cleanup(): void;
 }
 
 export async function buildFixtureDb(options: { events?: number; seed?: number; version?: string } = {}): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
   const dbPath = join(dir, 'events.duckdb');
-  const rows = [...generateDemoRows({ events: options.events ?? 3000, seed: options.seed ?? 7 })];
+  const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
+  const world = new DemoWorld(demo);
+  const rows = [...demoRows(world, demo)];
   await loadRows(rows, 'fixture', { dbPath, version: options.version ?? 'v20240101', source: 'test fixture' });
-  return { dir, dbPath, rows, records: await readAllRecords(dbPath), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const reference = demoReferenceData(world);
+  await editDatabase(dbPath, async (w) => {
+    await w.replaceGroups(reference.groups);
+    await w.upsertPorts(reference.ports);
+    for (const [dataset, regions] of Object.entries(reference.regions)) await w.replaceRegions(dataset, regions);
+  });
+  const groups = new Map<string, Set<string>>();
+  for (const m of reference.groups) (groups.get(m.groupId) ?? groups.set(m.groupId, new Set()).get(m.groupId)!).add(m.vesselId);
+  return { dir, dbPath, rows, records: await readAllRecords(dbPath), groups, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Every stored record, read with a plain SELECT: no filter compiler involved. */

@@ -10,6 +10,7 @@ const version = (versionId: number, kind: DatasetVersion['kind'], datasetId: str
   versionId, kind, datasetId, version: v, loadedAt: '2024-01-01T00:00:00.000Z', rowCount: 1, lastUpdated: null,
 });
 const catalog = {
+  groupIds: () => new Set(['carriers']),
   versions: () => [
     version(1, 'fishing', 'public-global-fishing-events', 'v20240101'),
     version(2, 'fishing', 'public-global-fishing-events', 'v20240201'),

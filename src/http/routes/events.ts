@@ -36,7 +36,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const pages = list.offset < total ? await store.search(list) : [];
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata: describeQuery(list) };
-    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire)));
+    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));
   }
 
   app.get('/events', {
@@ -50,7 +50,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   }, async (request, reply) => {
     const { query, spelling } = readRequest(request, { query: ListGetQuerySchema });
     const wire = wireFormatOf(request, options.defaultWire);
-    const list = normalizeListQuery(query, query, context(request, spelling));
+    const shaping = { includes: query.includes, includeRegions: query.includeRegions, summary: query.summary };
+    const list = normalizeListQuery(query, query, context(request, spelling), shaping);
     setResolvedDatasets(reply, list.datasets);
     const etag = etagOf([describeQuery(list), list.limit, list.offset, list.datasets.map((d) => d.resolved.versionId), wire]);
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
@@ -69,7 +70,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   }, async (request, reply) => {
     const { query, body, spelling } = readRequest(request, { query: ListPostQuerySchema, body: ListPostBodySchema });
     const wire = wireFormatOf(request, options.defaultWire);
-    const list = normalizeListQuery(body, query, context(request, spelling));
+    const list = normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
     setResolvedDatasets(reply, list.datasets);
     return sendList(pinnedStore(request), reply, list, wire);
   });

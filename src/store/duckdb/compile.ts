@@ -39,12 +39,35 @@ export function compileWhere(q: EventQuery): CompiledSql {
   if (q.types) b.clauses.push(compileTypes(b, q.types));
   if (q.flags) b.clauses.push(compileValueFilter(b, 'vessel_flag', q.flags));
   if (q.vesselTypes) b.clauses.push(compileValueFilter(b, 'vessel_type', q.vesselTypes));
+  if (q.vesselGroups) b.clauses.push(`vessel_id IN (SELECT vessel_id FROM vessel_groups WHERE group_id IN (${b.placeholders(q.vesselGroups)}))`);
+  if (q.nextPortIds) b.clauses.push(compileValueFilter(b, 'next_port.id', q.nextPortIds));
+  // Kind-specific filters (decisions section 4) leave every other kind alone.
+  if (q.confidences) b.clauses.push(onlyFor('port_visit', compileValueFilter(b, 'port_visit.confidence', { ...q.confidences, values: q.confidences.values.map(Number) })));
+  if (q.portIds) b.clauses.push(onlyFor('port_visit', compileValueFilter(b, 'port_visit.intermediate_anchorage.id', q.portIds)));
+  if (q.encounterTypes) b.clauses.push(onlyFor('encounter', compileValueFilter(b, 'encounter.type', q.encounterTypes)));
+  if (q.gapIntentional !== undefined) b.clauses.push(onlyFor('gap', `gap.intentional_disabling = ${b.param(q.gapIntentional)}`));
+  if (q.gapClosed !== undefined) b.clauses.push(onlyFor('gap', q.gapClosed ? 'end_ts IS NOT NULL' : 'end_ts IS NULL'));
+  if (q.duration) b.clauses.push(...compileDuration(b, q));
   b.clauses.push(...compileTime(b, q.time));
   return { sql: b.clauses.join(' AND '), params: b.params };
 }
 
+function onlyFor(kind: EventKind, clause: string): string {
+  return `(kind <> '${kind}' OR ${clause})`;
+}
+
+// An open event lasts until its dataset was last updated (decisions section 4).
+function compileDuration(b: SqlBuilder, q: EventQuery): string[] {
+  const updated = q.datasets.map((d) => `WHEN ${b.param(d.resolved.versionId)} THEN ${b.param(timestamp(Date.parse(d.resolved.lastUpdated ?? d.resolved.loadedAt)))}`);
+  const length = `date_diff('millisecond', start_ts, coalesce(end_ts, CASE version_id ${updated.join(' ')} END))`;
+  const clauses: string[] = [];
+  if (q.duration!.minMs !== undefined) clauses.push(`${length} >= ${b.param(q.duration!.minMs)}`);
+  if (q.duration!.maxMs !== undefined) clauses.push(`${length} < ${b.param(q.duration!.maxMs)}`);
+  return clauses;
+}
+
 /** INCLUDE keeps rows whose value is listed; EXCLUDE keeps every other row, those without a value too. */
-function compileValueFilter(b: SqlBuilder, column: string, filter: ValueFilter<string>): string {
+function compileValueFilter(b: SqlBuilder, column: string, filter: { values: readonly (string | number)[]; operator: 'INCLUDE' | 'EXCLUDE' }): string {
   if (filter.values.length === 0) return filter.operator === 'INCLUDE' ? 'FALSE' : 'TRUE';
   const list = b.placeholders(filter.values);
   return filter.operator === 'INCLUDE' ? `${column} IN (${list})` : `(${column} IS NULL OR ${column} NOT IN (${list}))`;

@@ -9,7 +9,7 @@ import type { EventStore } from '../store.ts';
 import { compilePage, compileWhere } from './compile.ts';
 import { SELECT_COLUMNS, toRecord } from './columns.ts';
 import { ConnectionPool } from './pool.ts';
-import { readVersions } from './versions.ts';
+import { readGroupIds, readVersions } from './versions.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -28,7 +28,8 @@ export class DuckDbStore implements EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
-    private loaded: DatasetVersion[],
+    private readonly loaded: DatasetVersion[],
+    private readonly groups: ReadonlySet<string>,
   ) {}
 
   static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
@@ -43,13 +44,18 @@ export class DuckDbStore implements EventStore {
     // The catalog is read once, outside the per-request time limit.
     const catalogConnection = await instance.connect();
     const versions = await readVersions(catalogConnection);
+    const groups = await readGroupIds(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
-    return new DuckDbStore(instance, pool, versions);
+    return new DuckDbStore(instance, pool, versions, groups);
   }
 
   versions(): readonly DatasetVersion[] {
     return this.loaded;
+  }
+
+  groupIds(): ReadonlySet<string> {
+    return this.groups;
   }
 
   ready(): boolean {

@@ -1,4 +1,4 @@
-// Reading the catalog of loaded dataset versions.
+// Reading the catalog: loaded dataset versions and vessel group ids.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { EventKind } from '../../query/kinds.ts';
@@ -20,4 +20,11 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
     rowCount: r[5] as number,
     lastUpdated: (r[6] as string | null) ?? null,
   }));
+}
+
+export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
+  const tables = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = 'vessel_groups'`);
+  if ((tables.getRowsJS()[0]![0] as number) === 0) return new Set();
+  const reader = await c.runAndReadAll(`SELECT DISTINCT group_id FROM vessel_groups`);
+  return new Set(reader.getRowsJS().map((r) => r[0] as string));
 }

@@ -1,0 +1,24 @@
+// Entry shaping (decisions section 5): summary, include-regions=false and includes, applied to a
+// full entry. The key order of the full entry is kept.
+import type { EntryShape } from '../query/types.ts';
+import type { Entry } from './entry.ts';
+import { pathTree, project } from './paths.ts';
+
+const SUMMARY = pathTree(['start', 'end', 'id', 'type', 'position', 'vessel.id', 'vessel.name', 'vessel.ssvid', 'vessel.flag', 'vessel.type']);
+
+/** The function that shapes each entry of a response; identity when nothing is asked. */
+export function entryShaper(shape: EntryShape): (entry: Entry) => Entry {
+  const steps: ((e: Entry) => Entry)[] = [];
+  if (shape.summary) steps.push((e) => project(e, SUMMARY) as Entry);
+  if (!shape.includeRegions) {
+    steps.push((e) => {
+      const { regions: _, ...rest } = e;
+      return rest;
+    });
+  }
+  if (shape.includes) {
+    const tree = pathTree(shape.includes);
+    steps.push((e) => project(e, tree) as Entry);
+  }
+  return (entry) => steps.reduce((e, step) => step(e), entry);
+}
