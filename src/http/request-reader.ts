@@ -17,7 +17,7 @@ export interface CanonicalRequest {
   spelled: Map<string, string>;
 }
 
-type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; pattern?: string; 'x-expected'?: string };
+type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; exclusiveMinimum?: number; pattern?: string; 'x-expected'?: string };
 
 function propertySchema(schema: TObject, name: string): Schema | undefined {
   return schema.properties[name] as Schema | undefined;
@@ -153,7 +153,7 @@ export function expected(s: Schema): string {
     case 'integer':
       return s.minimum !== undefined ? `an integer >= ${s.minimum}` : 'an integer';
     case 'number':
-      return 'a number';
+      return s.minimum !== undefined ? `a number >= ${s.minimum}` : s.exclusiveMinimum !== undefined ? `a number > ${s.exclusiveMinimum}` : 'a number';
     case 'boolean':
       return 'true or false';
     default:

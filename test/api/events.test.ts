@@ -188,3 +188,45 @@ describe('operational routes', () => {
     assert.equal(bundle.statusCode, 200);
   });
 });
+
+describe('entry shaping: summary, include-regions, includes', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+  const entries = async (query: string) => {
+    const res = await t.app.inject({ url: `/v3/events?datasets=public-global-encounters-events:latest&limit=5&offset=0&${query}`, headers: t.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    return (res.json() as { entries: Record<string, unknown>[] }).entries;
+  };
+
+  test('summary=true keeps id, type, start, end, position and the vessel\'s id, name, ssvid, flag, type', async () => {
+    for (const e of await entries('summary=true')) {
+      assert.deepEqual(Object.keys(e), ['start', 'end', 'id', 'type', 'position', 'vessel']);
+      assert.deepEqual(Object.keys(e['vessel'] as object), ['id', 'name', 'ssvid', 'flag', 'type']);
+    }
+  });
+
+  test('include-regions=false drops regions and nothing else', async () => {
+    const [full] = await entries('');
+    const [lean] = await entries('include-regions=false');
+    const { regions: _, ...rest } = full!;
+    assert.deepEqual(lean, rest);
+  });
+
+  test('includes keeps the dotted paths, in the entry\'s key order, inside arrays too', async () => {
+    for (const e of await entries('includes=encounter.vessel.id&includes[1]=id&includes=vessel.publicAuthorizations.rfmo')) {
+      assert.deepEqual(Object.keys(e), ['id', 'vessel', 'encounter']);
+      assert.deepEqual(Object.keys(e['encounter'] as object), ['vessel']);
+      assert.deepEqual(Object.keys((e['encounter'] as { vessel: object }).vessel), ['id']);
+      for (const a of (e['vessel'] as { publicAuthorizations: object[] }).publicAuthorizations) assert.deepEqual(Object.keys(a), ['rfmo']);
+    }
+  });
+
+  test('shaping changes the ETag', async () => {
+    const etag = async (q: string) => (await t.app.inject({ url: `/v3/events?datasets=public-global-gaps-events:latest&limit=5&offset=0${q}`, headers: t.auth })).headers['etag'];
+    const plain = await etag('');
+    for (const q of ['&summary=true', '&include-regions=false', '&includes=id']) assert.notEqual(await etag(q), plain, q);
+  });
+});

@@ -5,26 +5,70 @@ import type { EventQuery, ListQuery } from '../../src/query/types.ts';
 
 const KIND_OF: Record<string, string> = { FISHING: 'fishing', ENCOUNTER: 'encounter', LOITERING: 'loitering', PORT_VISIT: 'port_visit', GAP: 'gap' };
 
-function listed(values: string[], operator: string, value: string | null): boolean {
-  const hit = value !== null && values.includes(value);
-  return operator === 'INCLUDE' ? hit : !hit;
+function listed(filter: { values: readonly (string | number)[]; operator: string } | undefined, value: string | number | null | undefined): boolean {
+  if (!filter) return true;
+  const hit = value !== null && value !== undefined && filter.values.includes(value);
+  return filter.operator === 'INCLUDE' ? hit : !hit;
 }
 
-export function referenceMatches(r: EventRecord, q: EventQuery): boolean {
-  if (!q.datasets.some((d) => d.kind === r.kind)) return false;
+export interface ReferenceData {
+  records: EventRecord[];
+  groups: Map<string, Set<string>>;
+}
+
+/** The query as the reference reads it: the kinds searched instead of resolved datasets. */
+export type ReferenceQuery = Omit<EventQuery, 'datasets'> & { kinds: string[] };
+export type ReferenceListQuery = ReferenceQuery & Pick<ListQuery, 'sort' | 'limit' | 'offset'>;
+
+export function fromEventQuery<Q extends EventQuery>(q: Q): Omit<Q, 'datasets'> & { kinds: string[] } {
+  const { datasets, ...rest } = q;
+  return { ...rest, kinds: datasets.map((d) => d.kind) };
+}
+
+// A dataset was last updated when its latest event ended (or, if open, started); open events run to it.
+const lastUpdatedCache = new WeakMap<EventRecord[], Map<string, number>>();
+function lastUpdated(records: EventRecord[]): Map<string, number> {
+  let map = lastUpdatedCache.get(records);
+  if (!map) {
+    map = new Map();
+    for (const r of records) map.set(r.kind, Math.max(map.get(r.kind) ?? -Infinity, r.endMs ?? r.startMs));
+    lastUpdatedCache.set(records, map);
+  }
+  return map;
+}
+
+export function referenceMatches(r: EventRecord, q: ReferenceQuery, data: ReferenceData): boolean {
+  if (!q.kinds.includes(r.kind)) return false;
   if (q.vesselIds && !q.vesselIds.includes(r.vessel.id)) return false;
   if (q.eventIds && !q.eventIds.includes(r.id)) return false;
   if (q.types) {
     const hit = q.types.values.some((t) => (t === 'GAP_START' ? r.kind === 'gap' && r.endMs === null : KIND_OF[t] === r.kind));
     if (q.types.operator === 'INCLUDE' ? !hit : hit) return false;
   }
-  if (q.flags && !listed(q.flags.values, q.flags.operator, r.vessel.flag)) return false;
-  if (q.vesselTypes && !listed(q.vesselTypes.values, q.vesselTypes.operator, r.vessel.type)) return false;
+  if (!listed(q.flags, r.vessel.flag)) return false;
+  if (!listed(q.vesselTypes, r.vessel.type)) return false;
+  if (q.vesselGroups && !q.vesselGroups.some((g) => data.groups.get(g)?.has(r.vessel.id))) return false;
+  if (!listed(q.nextPortIds, r.vessel.next_port?.id)) return false;
+  if (r.kind === 'port_visit') {
+    if (q.confidences && !listed(q.confidences, String(r.info['confidence']))) return false;
+    if (q.portIds && !listed(q.portIds, (r.info['intermediate_anchorage'] as { id: string } | null)?.id)) return false;
+  }
+  if (r.kind === 'encounter' && q.encounterTypes && !listed(q.encounterTypes, r.info['type'] as string)) return false;
+  if (r.kind === 'gap') {
+    if (q.gapIntentional !== undefined && r.info['intentional_disabling'] !== q.gapIntentional) return false;
+    if (q.gapClosed !== undefined && (r.endMs !== null) !== q.gapClosed) return false;
+  }
+  if (q.duration) {
+    const ms = (r.endMs ?? lastUpdated(data.records).get(r.kind)!) - r.startMs;
+    if (q.duration.minMs !== undefined && ms < q.duration.minMs) return false;
+    if (q.duration.maxMs !== undefined && ms >= q.duration.maxMs) return false;
+  }
   const { startMs, endMs, mode } = q.time;
   if (mode === 'OVERLAP') {
     if (startMs !== undefined && r.endMs !== null && r.endMs < startMs) return false;
     if (endMs !== undefined && r.startMs >= endMs) return false;
-  } else {
+  } else if (startMs !== undefined || endMs !== undefined) {
+    // A bound on the end excludes open events, which have none; no bound, no time filter.
     const t = mode === 'START-DATE' ? r.startMs : r.endMs;
     if (t === null) return false;
     if (startMs !== undefined && t < startMs) return false;
@@ -33,8 +77,8 @@ export function referenceMatches(r: EventRecord, q: EventQuery): boolean {
   return true;
 }
 
-export function referencePage(records: EventRecord[], q: ListQuery): { total: number; ids: string[] } {
-  const matching = records.filter((r) => referenceMatches(r, q));
+export function referencePage(data: ReferenceData, q: ReferenceListQuery): { total: number; ids: string[] } {
+  const matching = data.records.filter((r) => referenceMatches(r, q, data));
   const field = q.sort.slice(1) === 'start' ? 'startMs' : 'endMs';
   const desc = q.sort.startsWith('-');
   const key = (r: EventRecord) => r[field] ?? Number.POSITIVE_INFINITY;

@@ -10,7 +10,7 @@ import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
-import { referencePage } from '../helpers/reference.ts';
+import { fromEventQuery, referencePage } from "../helpers/reference.ts";
 
 const ALL_DATASETS = [
   'public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest',
@@ -56,7 +56,7 @@ describe('DuckDB store against the reference semantics', () => {
     for (let i = 0; i < 300; i++) {
       const { filters, paging } = randomFilters(r);
       const query = normalizeListQuery(filters, paging, ctx);
-      const expected = referencePage(fixture.records, query);
+      const expected = referencePage(fixture, fromEventQuery(query));
       const total = await store.count(query);
       const ids: string[] = [];
       for await (const chunk of await store.search(query)) ids.push(...chunk.map((c) => c.id));

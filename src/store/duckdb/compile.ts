@@ -58,11 +58,14 @@ function onlyFor(kind: EventKind, clause: string): string {
 
 // An open event lasts until its dataset was last updated (decisions section 4).
 function compileDuration(b: SqlBuilder, q: EventQuery): string[] {
-  const updated = q.datasets.map((d) => `WHEN ${b.param(d.resolved.versionId)} THEN ${b.param(timestamp(Date.parse(d.resolved.lastUpdated ?? d.resolved.loadedAt)))}`);
-  const length = `date_diff('millisecond', start_ts, coalesce(end_ts, CASE version_id ${updated.join(' ')} END))`;
+  // Built at each use: every use binds its own parameters, in order.
+  const length = () => {
+    const updated = q.datasets.map((d) => `WHEN ${b.param(d.resolved.versionId)} THEN ${b.param(timestamp(Date.parse(d.resolved.lastUpdated ?? d.resolved.loadedAt)))}`);
+    return `date_diff('millisecond', start_ts, coalesce(end_ts, CASE version_id ${updated.join(' ')} END))`;
+  };
   const clauses: string[] = [];
-  if (q.duration!.minMs !== undefined) clauses.push(`${length} >= ${b.param(q.duration!.minMs)}`);
-  if (q.duration!.maxMs !== undefined) clauses.push(`${length} < ${b.param(q.duration!.maxMs)}`);
+  if (q.duration!.minMs !== undefined) clauses.push(`${length()} >= ${b.param(q.duration!.minMs)}`);
+  if (q.duration!.maxMs !== undefined) clauses.push(`${length()} < ${b.param(q.duration!.maxMs)}`);
   return clauses;
 }
 

@@ -1,0 +1,85 @@
+// Every invalid value of every list parameter gets a 422 whose message names the parameter (as
+// spelled) and says what is allowed; an unknown vessel group is a 404.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/fixture.ts';
+
+const BASE = 'datasets=public-global-fishing-events:latest&limit=10&offset=0';
+const BODY = { datasets: ['public-global-fishing-events:latest'] };
+
+// [description, GET query suffix or POST body members, status, title, detail pattern]
+const GET_CASES: [string, string, number, string, RegExp][] = [
+  ['an unknown dataset', 'datasets=public-global-whales:latest&limit=1&offset=0', 422, 'datasets', /unknown dataset "public-global-whales"; known datasets: public-global-fishing-events/],
+  ['an empty dataset version', 'datasets=public-global-fishing-events:&limit=1&offset=0', 422, 'datasets', /has an empty version/],
+  ['missing datasets', 'limit=1&offset=0', 422, 'datasets', /datasets is required/],
+  ['an empty vessel id', `${BASE}&vessels=`, 200, '', /./],
+  ['an unknown type', `${BASE}&types=WHALING`, 422, 'types', /one of ENCOUNTER, FISHING, LOITERING, GAP_START, GAP, PORT_VISIT, got "WHALING"/],
+  ['a bad types operator', `${BASE}&types=GAP&typesOperator=MAYBE`, 422, 'typesOperator', /one of INCLUDE, EXCLUDE, got "MAYBE"/],
+  ['a flag that is not ISO3', `${BASE}&flags=CHINA`, 422, 'flags', /an ISO3 flag code, got "CHINA"/],
+  ['a bad flags operator', `${BASE}&flags-operator=NOT`, 422, 'flags-operator', /one of INCLUDE, EXCLUDE/],
+  ['an unknown vessel type', `${BASE}&vessel-types=SUBMARINE`, 422, 'vessel-types', /one of BUNKER, CARGO, DISCREPANCY, CARRIER, FISHING/],
+  ['a bad vessel types operator', `${BASE}&vesselTypesOperator=x`, 422, 'vesselTypesOperator', /one of INCLUDE, EXCLUDE/],
+  ['a start date that is no date', `${BASE}&start-date=yesterday`, 422, 'start-date', /a date YYYY-MM-DD or an ISO 8601 date-time, got "yesterday"/],
+  ['an end date that does not exist', `${BASE}&end-date=2021-02-30`, 422, 'end-date', /must be a real date/],
+  ['a start after the end', `${BASE}&start-date=2021-01-01&end-date=2020-01-01`, 422, 'start-date', /must be before end-date/],
+  ['an unknown time filter mode', `${BASE}&time-filter-mode=DURING`, 422, 'time-filter-mode', /one of OVERLAP, START-DATE, END-DATE/],
+  ['a confidence of 5', `${BASE}&confidences=5`, 422, 'confidences', /one of 2, 3, 4, got "5"/],
+  ['a bad confidences operator', `${BASE}&confidences=4&confidences-operator=ALL`, 422, 'confidences-operator', /one of INCLUDE, EXCLUDE/],
+  ['an unknown encounter type', `${BASE}&encounter-types=FISHING-WHALING`, 422, 'encounter-types', /one of FISHING-BUNKER, FISHING-TANKER/],
+  ['a bad encounter types operator', `${BASE}&encounterTypesOperator=x`, 422, 'encounterTypesOperator', /one of INCLUDE, EXCLUDE/],
+  ['a gap flag that is not a boolean', `${BASE}&gap-intentional-disabling=maybe`, 422, 'gap-intentional-disabling', /true or false, got "maybe"/],
+  ['is-closed that is not a boolean', `${BASE}&is-closed=perhaps`, 422, 'is-closed', /each true or false, got "perhaps"/],
+  ['a bad port ids operator', `${BASE}&portIds=esp-vigo&port-ids-operator=x`, 422, 'port-ids-operator', /one of INCLUDE, EXCLUDE/],
+  ['a bad next port ids operator', `${BASE}&nextPortIds=esp-vigo&nextPortIdsOperator=x`, 422, 'nextPortIdsOperator', /one of INCLUDE, EXCLUDE/],
+  ['a negative minimum duration', `${BASE}&min-duration=-1`, 422, 'min-duration', /a number >= 0, got "-1"/],
+  ['a text maximum duration', `${BASE}&maxDuration=long`, 422, 'maxDuration', /a number > 0, got "long"/],
+  ['a maximum duration of 0', `${BASE}&maxDuration=0`, 422, 'maxDuration', /a number > 0, got "0"/],
+  ['a minimum at or above the maximum', `${BASE}&minDuration=5&maxDuration=5`, 422, 'maxDuration', /must be above the minimum duration/],
+  ['duration on GET (POST only)', `${BASE}&duration=60`, 422, 'duration', /not a parameter of GET/],
+  ['an include path no entry has', `${BASE}&includes=vessel.color`, 422, 'includes', /"vessel.color", a path no entry has/],
+  ['include-regions that is not a boolean', `${BASE}&include-regions=maybe`, 422, 'include-regions', /true or false/],
+  ['summary that is not a boolean', `${BASE}&summary=yes`, 422, 'summary', /true or false/],
+  ['limit 0', `${BASE.replace('limit=10', 'limit=0')}`, 422, 'limit', /an integer >= 1, got "0"/],
+  ['a fractional limit', `${BASE.replace('limit=10', 'limit=1.5')}`, 422, 'limit', /an integer >= 1, got "1.5"/],
+  ['a negative offset', `${BASE.replace('offset=0', 'offset=-1')}`, 422, 'offset', /an integer >= 0, got "-1"/],
+  ['an unknown sort', `${BASE}&sort=sideways`, 422, 'sort', /one of \+start, -start, \+end, -end/],
+  ['an unknown parameter', `${BASE}&flag=CHN`, 422, 'flag', /not a parameter of GET \/v3\/events/],
+  ['a scalar given twice, differently', `${BASE}&sort=-start&sort=%2Bend`, 422, 'sort', /given more than once with different values/],
+  ['an unknown vessel group', `${BASE}&vessel-groups=nobody`, 404, 'vessel-groups', /unknown vessel group "nobody"; loaded groups: /],
+];
+
+const POST_CASES: [string, Record<string, unknown>, number, string, RegExp][] = [
+  ['a negative duration', { duration: -5 }, 422, 'duration', /a number >= 0, got -5/],
+  ['a text duration', { duration: 'an hour' }, 422, 'duration', /a number >= 0, got "an hour"/],
+  ['startDate and start-date disagreeing', { startDate: '2020-01-01', 'start-date': '2020-02-01' }, 422, 'start-date', /the same parameter and disagree/],
+  ['a gap flag that is no boolean', { gapIntentionalDisabling: [1, 2] }, 422, 'gapIntentionalDisabling', /true or false/],
+  ['includes on a misspelt path', { includes: ['vessel.nam'] }, 422, 'includes', /"vessel.nam", a path no entry has/],
+  ['include-regions (GET only)', { includeRegions: false }, 422, 'includeRegions', /not a parameter of POST/],
+  ['an unknown encounter type', { encounterTypes: ['CARRIER-CARGO'] }, 422, 'encounterTypes', /got "CARRIER-CARGO"/],
+];
+
+describe('invalid list parameters', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  for (const [what, query, status, title, detail] of GET_CASES) {
+    test(`GET with ${what}: ${status}${title ? ` naming ${title}` : ''}`, async () => {
+      const res = await t.app.inject({ url: `/v3/events?${query}`, headers: t.auth });
+      assert.equal(res.statusCode, status, res.body);
+      if (status === 200) return;
+      const messages = (res.json() as { messages: { title: string; detail: string }[] }).messages;
+      assert.ok(messages.some((m) => m.title === title && detail.test(m.detail)), JSON.stringify(messages));
+    });
+  }
+  for (const [what, members, status, title, detail] of POST_CASES) {
+    test(`POST with ${what}: ${status} naming ${title}`, async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/v3/events?limit=5&offset=0', headers: t.auth, payload: { ...BODY, ...members } });
+      assert.equal(res.statusCode, status, res.body);
+      const messages = (res.json() as { messages: { title: string; detail: string }[] }).messages;
+      assert.ok(messages.some((m) => m.title === title && detail.test(m.detail)), JSON.stringify(messages));
+    });
+  }
+});
