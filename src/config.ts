@@ -36,7 +36,7 @@ export const OPTIONS = {
   out: { env: 'VESSEL_EVENTS_OUT', default: 'data/generated', help: 'output folder' },
   from: { env: 'VESSEL_EVENTS_FROM', default: '2017-01-01', help: 'first day of generated events' },
   to: { env: 'VESSEL_EVENTS_TO', default: '2025-01-01', help: 'day after the last generated events' },
-  name: { env: 'VESSEL_EVENTS_TOKEN_NAME', default: '', help: 'token name' },
+  name: { env: 'VESSEL_EVENTS_NAME', default: '', help: 'token name (token create); text to find in region names (regions list)' },
   datasets: { env: 'VESSEL_EVENTS_TOKEN_DATASETS', default: '', help: 'dataset id patterns the token may read, comma-separated, * as wildcard (public-*)' },
 } as const;
 export type OptionName = keyof typeof OPTIONS;

@@ -29,9 +29,11 @@ export function readRequest<Q extends TObject, B extends TObject = TObject>(
   }
   problems.throwIfAny();
   const spelled = new Map([...query.spelled, ...body.spelled]);
+  // A parameter the client did not send is named in the style it writes the others (kebab-case).
+  const kebab = [...spelled.values()].some((s) => s.includes('-'));
   return {
     query: query.values as Static<Q>,
     body: body.values as Static<B>,
-    spelling: (name) => spelled.get(name) ?? name,
+    spelling: (name) => spelled.get(name) ?? (kebab ? name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`) : name),
   };
 }

@@ -3,6 +3,7 @@
 // token that may not read a dataset learns nothing about which versions exist.
 import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from './kinds.ts';
 import { NotFound, type ProblemCollector } from './errors.ts';
+import type { Polygon } from '../geo/geojson.ts';
 
 export interface DatasetRef {
   /** As the client wrote it, e.g. `public-global-port-visits-c2-events:latest`. */
@@ -35,6 +36,10 @@ export interface DatasetCatalog {
   versions(): readonly DatasetVersion[];
   /** Ids of the vessel groups loaded. */
   groupIds(): ReadonlySet<string>;
+  /** Whether a region id is known in a region dataset (carried by some event, or with a geometry). */
+  regionKnown(dataset: string, id: string): boolean;
+  /** The region's loaded geometry, if any. */
+  regionGeometry(dataset: string, id: string): Polygon[] | undefined;
 }
 
 export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector): DatasetRef | undefined {

@@ -3,6 +3,7 @@
 // rules, defaults, access and dataset resolution live here and nowhere else.
 import { ProblemCollector, Forbidden, InvalidParameters, NotFound } from './errors.ts';
 import { isEntryPath } from '../shape/paths.ts';
+import { normalizeArea } from './area.ts';
 import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
 import { parseDateParam } from './dates.ts';
 import type { EntryShaping, EventFilters, Paging } from './schema.ts';
@@ -28,6 +29,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     .filter((r): r is DatasetRef => r !== undefined);
   const time = normalizeTimeWindow(filters, spelling, problems);
   const duration = normalizeDuration(filters, spelling, problems);
+  const area = normalizeArea(filters, ctx.catalog, spelling, problems);
   problems.throwIfAny();
 
   const datasets = resolveDatasets(refs, ctx);
@@ -50,6 +52,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     ...withFilter('portIds', filters.portIds, filters.portIdsOperator),
     ...withFilter('nextPortIds', filters.nextPortIds, filters.nextPortIdsOperator),
     ...(duration ? { duration } : {}),
+    ...(area ? { area: area() } : {}),
     time,
   };
 }

@@ -18,7 +18,4 @@ export function hasIndexSuffix(spelled: string): boolean {
  * Parameters of interface section 4.1 that this server does not implement yet. A request using
  * one gets a 422 saying so, never a silently wider result. Later issues remove names from here.
  */
-export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set([
-  'regionDatasets', 'regionIds', 'region', 'regions', 'geometry',
-  'bufferValue', 'bufferUnit', 'bufferOperation',
-]);
+export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set<string>();

@@ -2,6 +2,8 @@
 // generate /openapi.json, so the documentation cannot drift from what is accepted. Property names
 // are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
 import { Type, type Static } from '@sinclair/typebox';
+import { BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
+import { REGION_DATASETS } from './regions.ts';
 import { ENCOUNTER_TYPES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
@@ -10,6 +12,16 @@ function StringEnum<T extends readonly string[]>(values: T, description: string)
 }
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
+
+function RegionRef(description: string) {
+  return Type.Object(
+    {
+      dataset: Type.String({ minLength: 1, description: 'Region dataset, e.g. public-eez-areas.' }),
+      id: Type.String({ minLength: 1, description: 'Region id, e.g. 8371.' }),
+    },
+    { additionalProperties: false, description, 'x-expected': 'an object {"dataset": "public-eez-areas", "id": 8371}' },
+  );
+}
 
 function DateParam(description: string) {
   return Type.String({
@@ -69,6 +81,20 @@ export const EventFilterProperties = {
   }),
   includeRegions: Type.Boolean({ description: 'false: entries carry no `regions` member (GET `include-regions`).' }),
   summary: Type.Boolean({ description: 'true: entries carry only id, type, start, end, position and vessel {id, name, ssvid, flag, type}.' }),
+  regionDatasets: Type.Array(StringEnum(Object.keys(REGION_DATASETS), 'Region dataset'), {
+    description: 'Region datasets, paired with regionIds by position; one dataset applies to all ids.',
+  }),
+  regionIds: Type.Array(Type.String({ minLength: 1 }), { description: 'Region ids (numbers or strings), e.g. 8371 for Senegal\'s EEZ.' }),
+  region: RegionRef('One region: {dataset, id}; either member may be a one-element array (POST only).'),
+  regions: Type.Array(RegionRef('A region'), { minItems: 1, description: 'Several regions, matched as a union (POST only).' }),
+  geometry: Type.Unsafe<unknown>({
+    type: 'object',
+    description: 'GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection of them (POST only); events whose position lies inside match.',
+    'x-expected': 'a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection',
+  }),
+  bufferValue: Type.Number({ description: 'Buffer distance around the geometry or regions; negative values shrink. Needs bufferUnit. GET and bodies: `buffer-value`.' }),
+  bufferUnit: StringEnum(BUFFER_UNITS, 'Unit of bufferValue (GET and bodies: `buffer-unit`).'),
+  bufferOperation: StringEnum(BUFFER_OPERATIONS, 'DISSOLVE (default): the buffered shape; DIFFERENCE: only the ring between the shape and its buffer.'),
 };
 
 export const PagingProperties = {
@@ -106,10 +132,23 @@ export const EventFiltersSchema = Type.Object(
     nextPortIdsOperator: Type.Optional(EventFilterProperties.nextPortIdsOperator),
     minDuration: Type.Optional(EventFilterProperties.minDuration),
     maxDuration: Type.Optional(EventFilterProperties.maxDuration),
+    regionDatasets: Type.Optional(EventFilterProperties.regionDatasets),
+    regionIds: Type.Optional(EventFilterProperties.regionIds),
+    bufferValue: Type.Optional(EventFilterProperties.bufferValue),
+    bufferUnit: Type.Optional(EventFilterProperties.bufferUnit),
+    bufferOperation: Type.Optional(EventFilterProperties.bufferOperation),
   },
   { additionalProperties: false },
 );
-export type EventFilters = Static<typeof EventFiltersSchema> & { duration?: number };
+/** Members only bodies carry (POST list, stats). */
+export const BODY_ONLY_FILTERS = {
+  duration: Type.Optional(EventFilterProperties.duration),
+  geometry: Type.Optional(EventFilterProperties.geometry),
+  region: Type.Optional(EventFilterProperties.region),
+  regions: Type.Optional(EventFilterProperties.regions),
+};
+export type RegionRef = { dataset: string; id: string };
+export type EventFilters = Static<typeof EventFiltersSchema> & { duration?: number; geometry?: unknown; region?: RegionRef; regions?: RegionRef[] };
 
 /** How list entries are shaped (interface 4.1: includes on GET and POST, the others on GET). */
 export type EntryShaping = { includes?: string[]; includeRegions?: boolean; summary?: boolean };
@@ -132,7 +171,7 @@ export type ListGetQuery = Static<typeof ListGetQuerySchema>;
 
 /** POST /v3/events: filters, `duration` (minutes) and `includes` in the body... */
 export const ListPostBodySchema = Type.Object(
-  { ...EventFiltersSchema.properties, duration: Type.Optional(EventFilterProperties.duration), includes: Type.Optional(EventFilterProperties.includes) },
+  { ...EventFiltersSchema.properties, ...BODY_ONLY_FILTERS, includes: Type.Optional(EventFilterProperties.includes) },
   { additionalProperties: false },
 );
 /** ...and paging in the query string, as the official clients send it. */

@@ -1,6 +1,16 @@
 // The normalised query: what every layer after parsing works on (store, shape, stats).
 import type { ResolvedDataset } from './datasets.ts';
 import type { EventTypeFilterValue, Operator, SortValue, TimeFilterMode } from './kinds.ts';
+import type { RegionMember } from '../data/record.ts';
+import type { Polygon } from '../geo/geojson.ts';
+
+/**
+ * Where events must be: named regions matched on their `regions` members (no buffer), or polygons
+ * their position lies in (a geometry, or buffered regions). An empty polygon list matches nothing.
+ */
+export type AreaFilter =
+  | { type: 'regions'; regions: { dataset: string; member: RegionMember; id: string }[] }
+  | { type: 'polygons'; polygons: Polygon[] };
 
 export interface ValueFilter<T extends string> {
   values: T[];
@@ -37,6 +47,7 @@ export interface EventQuery {
   nextPortIds?: ValueFilter<string>;
   /** Duration bounds in ms: minimum inclusive, maximum exclusive. */
   duration?: { minMs?: number; maxMs?: number };
+  area?: AreaFilter;
   time: TimeWindow;
 }
 

@@ -113,25 +113,56 @@ describe('official client requests', () => {
     for (const e of body.entries) assert.deepEqual(Object.keys(e), ['start', 'id']);
   });
 
-  const later: [string, string, string, object | undefined, string[]][] = [
-    ['gfwr fishing in an EEZ', 'POST', '/v3/events?limit=99999&offset=0&sort=%2Bstart',
-      { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'], duration: 1, region: { dataset: ['public-eez-areas'], id: [8371] }, startDate: '2017-01-01', endDate: '2017-01-31' }, ['region']],
-    ['Python with geometry and region', 'POST', '/v3/events?limit=5&offset=10&sort=-start',
-      { datasets: ['public-global-fishing-events:latest'], geometry: { type: 'Polygon', coordinates: [[[120.36, 26.72], [122.36, 26.72], [122.36, 28.32], [120.36, 28.32], [120.36, 26.72]]] }, region: { dataset: 'public-eez-areas', id: '8371' } }, ['geometry', 'region']],
-    ['web app fishing with a buffered region', 'GET',
-      '/v3/events?datasets%5B0%5D=public-global-fishing-events%3Alatest&region-datasets%5B0%5D=public-eez-areas&region-ids%5B0%5D=8371&buffer-value=10&buffer-unit=NAUTICALMILES&buffer-operation=DISSOLVE&limit=1000&offset=0',
-      undefined, ['region-datasets', 'region-ids', 'buffer-value', 'buffer-unit', 'buffer-operation']],
-    ['web app port visits in an MPA', 'GET',
-      '/v3/events?datasets[0]=public-global-port-visits-events:latest&start-date=2024-01-01T00:00:00.000Z&end-date=2024-12-31T23:59:59.999Z&limit=20&offset=0&sort=-start&confidences[0]=4&region-ids[0]=555635930&region-datasets[0]=public-mpa-all',
-      undefined, ['region-ids', 'region-datasets']],
-  ];
-  for (const [what, method, url, payload, params] of later) {
-    test(`${what}: an explicit 422 naming each parameter not supported yet`, async () => {
-      const res = await t.app.inject({ method: method as 'GET' | 'POST', url, headers: python(), ...(payload ? { payload } : {}) });
-      assert.equal(res.statusCode, 422);
-      const messages = (res.json() as { messages: { title: string; detail: string }[] }).messages;
-      assert.deepEqual(messages.map((m) => m.title).sort(), [...params].sort());
-      for (const m of messages) assert.match(m.detail, /not supported by this server yet/);
+  test('gfwr: Chinese fishing in Senegal\'s EEZ (region with one-element arrays), January 2017', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=99999&offset=0&sort=%2Bstart', headers: python(),
+      payload: { datasets: ['public-global-fishing-events:latest'], flags: ['CHN'], duration: 1, region: { dataset: ['public-eez-areas'], id: [8371] }, startDate: '2017-01-01', endDate: '2017-01-31' },
     });
-  }
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { vessel: { flag: string }; regions: { eez: string[] } }[]; total: number };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.ok(e.vessel.flag === 'CHN' && e.regions.eez.includes('8371'));
+  });
+
+  test('web app: fishing within 10 nm of Senegal\'s EEZ, Chinese flags excluded', async () => {
+    const res = await t.app.inject({
+      url: '/v3/events?start-date=2017-01-01T00%3A00%3A00.000Z&end-date=2021-02-01T00%3A00%3A00.000Z&datasets%5B0%5D=public-global-fishing-events%3Alatest&includes%5B0%5D=id&includes%5B1%5D=vessel.flag&flags%5B0%5D=CHN&flags-operator=EXCLUDE&vessel-types%5B0%5D=FISHING&region-datasets%5B0%5D=public-eez-areas&region-ids%5B0%5D=8371&buffer-value=10&buffer-unit=NAUTICALMILES&buffer-operation=DISSOLVE&limit=1000&offset=0',
+      headers: python(),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { id: string; vessel: { flag: string | null } }[]; total: number };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.notEqual(e.vessel.flag, 'CHN');
+  });
+
+  test('web app: confidence-4 port visits of 2024 in MPA 555635930', async () => {
+    const res = await t.app.inject({
+      url: '/v3/events?datasets[0]=public-global-port-visits-events:latest&start-date=2024-01-01T00:00:00.000Z&end-date=2024-12-31T23:59:59.999Z&limit=20&offset=0&sort=-start&confidences[0]=4&region-ids[0]=555635930&region-datasets[0]=public-mpa-all',
+      headers: python(),
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { regions: { mpa: string[] }; port_visit: { confidence: string } }[]; total: number };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.ok(e.regions.mpa.includes('555635930') && e.port_visit.confidence === '4');
+  });
+
+  test('Python: its documented request sends both geometry and region, which is a 422 naming geometry', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=5&offset=10&sort=-start', headers: python(),
+      payload: { datasets: ['public-global-fishing-events:latest'], geometry: { type: 'Polygon', coordinates: [[[120.36, 26.72], [122.36, 26.72], [122.36, 28.32], [120.36, 28.32], [120.36, 26.72]]] }, region: { dataset: 'public-eez-areas', id: '8371' } },
+    });
+    assert.equal(res.statusCode, 422);
+    assert.match((res.json() as { messages: { title: string; detail: string }[] }).messages[0]!.detail, /cannot be combined with a region filter/);
+  });
+
+  test('Python: the same geometry alone finds the East China Sea events inside it', async () => {
+    const res = await t.app.inject({
+      method: 'POST', url: '/v3/events?limit=99999&offset=0', headers: python(),
+      payload: { datasets: ['public-global-fishing-events:latest'], geometry: { type: 'Polygon', coordinates: [[[120.36, 26.72], [125.36, 26.72], [125.36, 30.32], [120.36, 30.32], [120.36, 26.72]]] } },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { entries: { position: { lat: number; lon: number } }[]; total: number };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.ok(e.position.lon >= 120.36 && e.position.lon <= 125.36 && e.position.lat >= 26.72 && e.position.lat <= 30.32);
+  });
 });

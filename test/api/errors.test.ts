@@ -37,10 +37,10 @@ describe('errors, in the GFW shape with exact bodies', () => {
       { statusCode: 413, error: 'Payload Too Large', messages: [{ title: 'body', detail: 'the request body is larger than the limit of 2048 bytes' }] }],
     ['limit=0', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:latest&limit=0&offset=0', headers: t.auth }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'limit', detail: 'limit must be an integer >= 1, got "0"' }] }],
-    ['a parameter of a later issue', () => t.app.inject({ url: `${LIST}&region-ids=8371&region-datasets=public-eez-areas`, headers: t.auth }), 422,
+    ['a body-only parameter on GET', () => t.app.inject({ url: `${LIST}&geometry=x&duration=5`, headers: t.auth }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [
-        { title: 'region-ids', detail: 'region-ids is not supported by this server yet; remove it rather than get a wider result than asked for' },
-        { title: 'region-datasets', detail: 'region-datasets is not supported by this server yet; remove it rather than get a wider result than asked for' },
+        { title: 'geometry', detail: 'geometry is not a parameter of GET /v3/events; see /openapi.json for the accepted parameters' },
+        { title: 'duration', detail: 'duration is not a parameter of GET /v3/events; see /openapi.json for the accepted parameters' },
       ] }],
     ['a misspelt filter', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], flag: ['CHN'] } }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flag', detail: 'flag is not a parameter of POST /v3/events; see /openapi.json for the accepted parameters' }] }],

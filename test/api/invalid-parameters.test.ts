@@ -46,6 +46,16 @@ const GET_CASES: [string, string, number, string, RegExp][] = [
   ['an unknown parameter', `${BASE}&flag=CHN`, 422, 'flag', /not a parameter of GET \/v3\/events/],
   ['a scalar given twice, differently', `${BASE}&sort=-start&sort=%2Bend`, 422, 'sort', /given more than once with different values/],
   ['an unknown vessel group', `${BASE}&vessel-groups=nobody`, 404, 'vessel-groups', /unknown vessel group "nobody"; loaded groups: /],
+  ['an unknown region dataset', `${BASE}&region-datasets=public-whales&region-ids=1`, 422, 'region-datasets', /one of public-eez-areas, public-eez-areas-12nm/],
+  ['region ids that do not pair with their datasets', `${BASE}&region-datasets=public-eez-areas,public-rfmo&region-ids=8371,ICCAT,IOTC`, 422, 'region-ids', /must pair one to one/],
+  ['a region dataset without ids', `${BASE}&region-datasets=public-eez-areas`, 422, 'region-ids', /needs region-ids/],
+  ['an unknown region id', `${BASE}&region-datasets=public-eez-areas&region-ids=123456789`, 404, 'region', /unknown region "123456789" in public-eez-areas/],
+  ['a buffer value without a unit', `${BASE}&region-datasets=public-eez-areas&region-ids=8371&buffer-value=10`, 422, 'buffer-unit', /go together; buffer-unit is missing/],
+  ['an unknown buffer unit', `${BASE}&region-datasets=public-eez-areas&region-ids=8371&buffer-value=10&buffer-unit=LEAGUES`, 422, 'buffer-unit', /one of MILES, NAUTICALMILES, KILOMETERS, RADIANS, DEGREES/],
+  ['a buffer operation alone', `${BASE}&region-datasets=public-eez-areas&region-ids=8371&buffer-operation=DISSOLVE`, 422, 'buffer-operation', /applies only with buffer-value and buffer-unit/],
+  ['a text buffer value', `${BASE}&region-datasets=public-eez-areas&region-ids=8371&buffer-value=far&buffer-unit=MILES`, 422, 'buffer-value', /a number, got "far"/],
+  ['a buffer with nothing to apply to', `${BASE}&buffer-value=10&buffer-unit=MILES`, 422, 'buffer-value', /needs a geometry or regions/],
+  ['geometry on GET (POST only)', `${BASE}&geometry=x`, 422, 'geometry', /not a parameter of GET/],
 ];
 
 const POST_CASES: [string, Record<string, unknown>, number, string, RegExp][] = [
@@ -56,7 +66,27 @@ const POST_CASES: [string, Record<string, unknown>, number, string, RegExp][] = 
   ['includes on a misspelt path', { includes: ['vessel.nam'] }, 422, 'includes', /"vessel.nam", a path no entry has/],
   ['include-regions (GET only)', { includeRegions: false }, 422, 'includeRegions', /not a parameter of POST/],
   ['an unknown encounter type', { encounterTypes: ['CARRIER-CARGO'] }, 422, 'encounterTypes', /got "CARRIER-CARGO"/],
+  ['a ring that is not closed', { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] } }, 422, 'geometry', /invalid GeoJSON: geometry, ring 0: the ring is not closed/],
+  ['a geometry of an unsupported type', { geometry: { type: 'Point', coordinates: [0, 0] } }, 422, 'geometry', /type "Point" is not supported; use Polygon, MultiPolygon, Feature or FeatureCollection/],
+  ['a latitude out of range', { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 95], [0, 0]]] } }, 422, 'geometry', /latitude 95 is outside \[-90, 90\]/],
+  ['geometry that is not an object', { geometry: 'POLYGON((0 0,1 0,1 1,0 0))' }, 422, 'geometry', /a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection/],
+  ['geometry together with a region', { geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] }, region: { dataset: 'public-eez-areas', id: '8371' } }, 422, 'geometry', /cannot be combined with a region filter/],
+  ['a region of an unknown dataset', { region: { dataset: 'public-whales', id: '1' } }, 422, 'region', /unknown region dataset "public-whales"/],
+  ['a buffer on a region without a loaded geometry', { region: { dataset: 'public-high-seas', id: '61' }, bufferValue: 1, bufferUnit: 'KILOMETERS' }, 404, 'region', /has no geometry loaded/],
 ];
+
+test('a geometry over the vertex limit is a 413 in the JSON error shape', async () => {
+  const t = await startTestApp({ bodyLimitBytes: 20_000_000 });
+  try {
+    const ring = Array.from({ length: 100_001 }, (_, i) => [Math.cos(i) * 0.5, Math.sin(i) * 0.5]);
+    ring.push(ring[0]!);
+    const res = await t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { ...BODY, geometry: { type: 'Polygon', coordinates: [ring] } } });
+    assert.equal(res.statusCode, 413);
+    assert.deepEqual(res.json(), { statusCode: 413, error: 'Payload Too Large', messages: [{ title: 'geometry', detail: 'the geometry has 100002 vertices; the limit is 100000' }] });
+  } finally {
+    await t.close();
+  }
+});
 
 describe('invalid list parameters', () => {
   let t: TestApp;

@@ -78,6 +78,7 @@ describe('vessel-events CLI', () => {
     assert.match((await cli(['ports', 'load', '--db', db, join(out, 'ports.json')])).stdout, /^loaded \d+ ports$/m);
     const regions = await cli(['regions', 'load', '--db', db, '--dataset', 'public-eez-areas', join(out, 'regions', 'public-eez-areas.geojson')]);
     assert.match(regions.stdout, /^loaded \d+ regions of public-eez-areas$/m, regions.stderr);
+    assert.match((await cli(['regions', 'list', '--db', db, '--dataset', 'public-eez-areas', '--name', 'senegal'])).stdout, /^public-eez-areas\t8371\tSenegal$/m);
     const unknown = await cli(['regions', 'load', '--db', db, '--dataset', 'public-whales', join(out, 'regions', 'public-eez-areas.geojson')]);
     assert.match(unknown.stderr, /unknown region dataset "public-whales"/);
     assert.match((await cli(['versions', 'list', '--db', db])).stdout, /^public-global-gaps-events:v1\t\d+ entries\tloaded /m);

@@ -11,6 +11,8 @@ const version = (versionId: number, kind: DatasetVersion['kind'], datasetId: str
 });
 const catalog = {
   groupIds: () => new Set(['carriers']),
+  regionKnown: (dataset: string, id: string) => dataset === 'public-eez-areas' && id === '8371',
+  regionGeometry: () => undefined,
   versions: () => [
     version(1, 'fishing', 'public-global-fishing-events', 'v20240101'),
     version(2, 'fishing', 'public-global-fishing-events', 'v20240201'),

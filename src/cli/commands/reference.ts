@@ -1,5 +1,7 @@
 // groups, ports and regions: reference data loaded beside the events.
+import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
+import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
 import { option } from '../../config.ts';
 import { editDatabase } from '../../data/load.ts';
 import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
@@ -37,10 +39,11 @@ export const portsCommand: Command = {
 };
 
 export const regionsCommand: Command = {
-  usage: 'vessel-events regions load --db PATH --dataset REGION_DATASET FILE',
-  summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
-  options: ['db', 'dataset'],
+  usage: 'vessel-events regions load --db PATH --dataset REGION_DATASET FILE | list --db PATH [--dataset REGION_DATASET] [--name TEXT]',
+  summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones; or list region ids and names. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
+  options: ['db', 'dataset', 'name'],
   async run(flags, [action, ...rest]) {
+    if (action === 'list') return listRegions(option('db', flags), option('dataset', flags), option('name', flags));
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
@@ -48,3 +51,26 @@ export const regionsCommand: Command = {
     console.log(`loaded ${regions.length} regions of ${dataset}`);
   },
 };
+
+/** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
+async function listRegions(dbPath: string, dataset: string, name: string): Promise<void> {
+  if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
+  if (dataset && !Object.hasOwn(REGION_DATASETS, dataset)) throw new UsageError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
+  const c = await instance.connect();
+  try {
+    const members = Object.entries(REGION_DATASETS).map(([d, m]) => `('${d}', '${m}')`).join(', ');
+    const rows = (await c.runAndReadAll(
+      `WITH datasets(dataset, member) AS (VALUES ${members})
+       SELECT coalesce(g.dataset, d.dataset) AS dataset, coalesce(g.id, r.id) AS id, g.name
+         FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
+        WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
+        ORDER BY 1, 3 NULLS LAST, 2`,
+      [dataset, name],
+    )).getRowsJS() as [string, string, string | null][];
+    for (const [d, id, n] of rows) console.log(`${d}\t${id}\t${n ?? '(no geometry loaded)'}`);
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+}

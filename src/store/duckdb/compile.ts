@@ -1,8 +1,10 @@
 // compile*: the one filter compiler. Every filter's meaning (decisions section 4) is written here
 // once; the list, its total and (later) the stats all call compileWhere. Column names come from
 // the field registry; every user value is a bound parameter, never SQL text.
-import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
-import type { EventQuery, ListQuery, TimeWindow, ValueFilter } from '../../query/types.ts';
+import { DuckDBTimestampValue, listValue, type DuckDBValue } from '@duckdb/node-api';
+import { REGION_MEMBERS, type RegionMember } from '../../data/record.ts';
+import { bboxOf, type Polygon } from '../../geo/geojson.ts';
+import type { AreaFilter, EventQuery, ListQuery, TimeWindow, ValueFilter } from '../../query/types.ts';
 import type { EventKind, EventTypeFilterValue, SortValue } from '../../query/kinds.ts';
 
 export interface CompiledSql {
@@ -10,16 +12,17 @@ export interface CompiledSql {
   params: DuckDBValue[];
 }
 
-class SqlBuilder {
+// Numbered placeholders ($1, $2, ...): a value bound once can be used several times (a polygon's
+// edges inside a lambda), and callers can append more parameters after the WHERE clause.
+export class SqlBuilder {
   readonly clauses: string[] = [];
   readonly params: DuckDBValue[] = [];
   placeholders(values: readonly DuckDBValue[]): string {
-    this.params.push(...values);
-    return values.map(() => '?').join(', ');
+    return values.map((v) => this.param(v)).join(', ');
   }
   param(value: DuckDBValue): string {
     this.params.push(value);
-    return '?';
+    return `$${this.params.length}`;
   }
 }
 
@@ -48,8 +51,31 @@ export function compileWhere(q: EventQuery): CompiledSql {
   if (q.gapIntentional !== undefined) b.clauses.push(onlyFor('gap', `gap.intentional_disabling = ${b.param(q.gapIntentional)}`));
   if (q.gapClosed !== undefined) b.clauses.push(onlyFor('gap', q.gapClosed ? 'end_ts IS NOT NULL' : 'end_ts IS NULL'));
   if (q.duration) b.clauses.push(...compileDuration(b, q));
+  if (q.area) b.clauses.push(compileArea(b, q.area));
   b.clauses.push(...compileTime(b, q.time));
   return { sql: b.clauses.join(' AND '), params: b.params };
+}
+
+const REGION_COLUMN = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column])) as Record<RegionMember, string>;
+
+// Named regions match the entry's `regions` members; polygons its position: a bounding-box cut
+// first (cheap), then the exact even-odd test over the polygon's edges, bound once as a list.
+function compileArea(b: SqlBuilder, area: AreaFilter): string {
+  if (area.type === 'regions') {
+    return `(${area.regions.map((r) => `list_contains(${REGION_COLUMN[r.member]}, ${b.param(r.id)})`).join(' OR ')})`;
+  }
+  if (area.polygons.length === 0) return 'FALSE';
+  return `(${area.polygons.map((p) => compilePolygon(b, p)).join(' OR ')})`;
+}
+
+function compilePolygon(b: SqlBuilder, polygon: Polygon): string {
+  const [minLon, minLat, maxLon, maxLat] = bboxOf(polygon);
+  const edges: number[] = [];
+  for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) edges.push(ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]);
+  const e = `(${b.param(listValue(edges))}::DOUBLE[])`;
+  // A horizontal ray from the point crosses the edge [x1, y1, x2, y2] at elements i+1..i+4.
+  const crossing = `(${e}[i+2] > lat) <> (${e}[i+4] > lat) AND lon < (${e}[i+3] - ${e}[i+1]) * (lat - ${e}[i+2]) / (${e}[i+4] - ${e}[i+2]) + ${e}[i+1]`;
+  return `(lon BETWEEN ${b.param(minLon)} AND ${b.param(maxLon)} AND lat BETWEEN ${b.param(minLat)} AND ${b.param(maxLat)} AND len(list_filter(range(0, len(${e}), 4), i -> ${crossing})) % 2 = 1)`;
 }
 
 function onlyFor(kind: EventKind, clause: string): string {
@@ -121,6 +147,12 @@ const ORDER_BY: Record<SortValue, string> = {
   '-end': 'end_ts DESC NULLS FIRST, id DESC',
 };
 
-export function compilePage(q: ListQuery): { orderBy: string; limit: number; offset: number } {
-  return { orderBy: ORDER_BY[q.sort], limit: q.limit, offset: q.offset };
+/** The page of a list: the WHERE clause, then order, limit and offset as further parameters. */
+export function compileSearch(q: ListQuery, select: string): CompiledSql {
+  const where = compileWhere(q);
+  const n = where.params.length;
+  return {
+    sql: `SELECT ${select} FROM events WHERE ${where.sql} ORDER BY ${ORDER_BY[q.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    params: [...where.params, q.limit, q.offset],
+  };
 }

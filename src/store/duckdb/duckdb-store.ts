@@ -6,10 +6,12 @@ import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EventStore } from '../store.ts';
-import { compilePage, compileWhere } from './compile.ts';
+import { compileSearch, compileWhere } from './compile.ts';
 import { SELECT_COLUMNS, toRecord } from './columns.ts';
 import { ConnectionPool } from './pool.ts';
-import { readGroupIds, readVersions } from './versions.ts';
+import { readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
+import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
+import { REGION_DATASETS } from '../../query/regions.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -30,6 +32,7 @@ export class DuckDbStore implements EventStore {
     private readonly pool: ConnectionPool,
     private readonly loaded: DatasetVersion[],
     private readonly groups: ReadonlySet<string>,
+    private readonly regions: RegionCatalog,
   ) {}
 
   static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
@@ -45,9 +48,28 @@ export class DuckDbStore implements EventStore {
     const catalogConnection = await instance.connect();
     const versions = await readVersions(catalogConnection);
     const groups = await readGroupIds(catalogConnection);
+    const regions = await readRegionCatalog(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
-    return new DuckDbStore(instance, pool, versions, groups);
+    return new DuckDbStore(instance, pool, versions, groups, regions);
+  }
+
+  regionKnown(dataset: string, id: string): boolean {
+    const member = REGION_DATASETS[dataset];
+    return Boolean((member && this.regions.ids.get(member)?.has(id)) || this.regions.geometries.get(dataset)?.has(id));
+  }
+
+  private readonly parsedGeometries = new Map<string, Polygon[]>();
+  regionGeometry(dataset: string, id: string): Polygon[] | undefined {
+    const text = this.regions.geometries.get(dataset)?.get(id);
+    if (text === undefined) return undefined;
+    const key = `${dataset}|${id}`;
+    let polygons = this.parsedGeometries.get(key);
+    if (!polygons) {
+      polygons = parseGeometry(JSON.parse(text));
+      this.parsedGeometries.set(key, polygons);
+    }
+    return polygons;
   }
 
   versions(): readonly DatasetVersion[] {
@@ -71,13 +93,11 @@ export class DuckDbStore implements EventStore {
   }
 
   async search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>> {
-    const where = compileWhere(query);
-    const page = compilePage(query);
-    const sql = `SELECT ${SELECT_COLUMNS} FROM events WHERE ${where.sql} ORDER BY ${page.orderBy} LIMIT ? OFFSET ?`;
+    const search = compileSearch(query, SELECT_COLUMNS);
     const connection = await this.pool.acquire();
     let result;
     try {
-      result = await connection.stream(sql, [...where.params, page.limit, page.offset]);
+      result = await connection.stream(search.sql, search.params);
     } catch (e) {
       this.pool.release(connection);
       throw e;

@@ -55,6 +55,8 @@ export const CREATE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})`,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
+  // Every region id some loaded event carries, per regions member: an unknown region is a 404.
+  `CREATE TABLE IF NOT EXISTS region_ids (member VARCHAR NOT NULL, id VARCHAR NOT NULL, PRIMARY KEY (member, id))`,
   `CREATE TABLE IF NOT EXISTS region_geometries (
      dataset VARCHAR NOT NULL, id VARCHAR NOT NULL, name VARCHAR, geometry VARCHAR NOT NULL,
      min_lon DOUBLE NOT NULL, min_lat DOUBLE NOT NULL, max_lon DOUBLE NOT NULL, max_lat DOUBLE NOT NULL,

@@ -28,3 +28,31 @@ export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
   const reader = await c.runAndReadAll(`SELECT DISTINCT group_id FROM vessel_groups`);
   return new Set(reader.getRowsJS().map((r) => r[0] as string));
 }
+
+export interface RegionCatalog {
+  /** regions member -> region ids some loaded event carries. */
+  ids: Map<string, Set<string>>;
+  /** region dataset -> region id -> GeoJSON geometry text. */
+  geometries: Map<string, Map<string, string>>;
+}
+
+async function tableExists(c: DuckDBConnection, name: string): Promise<boolean> {
+  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ?`, [name]);
+  return (r.getRowsJS()[0]![0] as number) > 0;
+}
+
+export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCatalog> {
+  const ids = new Map<string, Set<string>>();
+  const geometries = new Map<string, Map<string, string>>();
+  if (await tableExists(c, 'region_ids')) {
+    for (const [member, id] of (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]) {
+      (ids.get(member) ?? ids.set(member, new Set()).get(member)!).add(id);
+    }
+  }
+  if (await tableExists(c, 'region_geometries')) {
+    for (const [dataset, id, geometry] of (await c.runAndReadAll(`SELECT dataset, id, geometry FROM region_geometries`)).getRowsJS() as [string, string, string][]) {
+      (geometries.get(dataset) ?? geometries.set(dataset, new Map()).get(dataset)!).set(id, geometry);
+    }
+  }
+  return { ids, geometries };
+}

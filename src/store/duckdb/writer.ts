@@ -15,6 +15,7 @@ import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
 import { readVersions } from './versions.ts';
+import { REGION_MEMBERS } from '../../data/record.ts';
 
 export interface PublishedVersion {
   kind: EventKind;
@@ -195,6 +196,9 @@ export class DuckDbWriter {
       await c.run(
         `INSERT INTO events SELECT ${versionOf}, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
            FROM scratch.typed_rows WHERE problem IS NULL ORDER BY 1, vessel_id, start_ts`,
+      );
+      await c.run(
+        `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
       );
       await c.run('COMMIT');
     } catch (e) {

@@ -1,0 +1,32 @@
+// Buffers (decisions section 4), with turf so units match the interface's exactly. DISSOLVE is the
+// buffered shape; DIFFERENCE the ring between the original and the buffered shape.
+import { buffer } from '@turf/buffer';
+import { difference } from '@turf/difference';
+import { featureCollection, multiPolygon, type Units } from '@turf/helpers';
+import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
+import type { Polygon } from './geojson.ts';
+
+export const BUFFER_UNITS = ['MILES', 'NAUTICALMILES', 'KILOMETERS', 'RADIANS', 'DEGREES'] as const;
+export const BUFFER_OPERATIONS = ['DISSOLVE', 'DIFFERENCE'] as const;
+export type BufferUnit = (typeof BUFFER_UNITS)[number];
+export type BufferOperation = (typeof BUFFER_OPERATIONS)[number];
+
+const TURF_UNITS: Record<BufferUnit, Units> = {
+  MILES: 'miles', NAUTICALMILES: 'nauticalmiles', KILOMETERS: 'kilometers', RADIANS: 'radians', DEGREES: 'degrees',
+};
+
+function polygonsOf(f: Feature<GeoPolygon | MultiPolygon> | null | undefined): Polygon[] {
+  if (!f?.geometry) return [];
+  return (f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates) as Polygon[];
+}
+
+/** The buffered area; empty when a negative buffer shrinks the shape away. */
+export function bufferPolygons(polygons: Polygon[], value: number, unit: BufferUnit, operation: BufferOperation): Polygon[] {
+  const original = multiPolygon(polygons);
+  const buffered = buffer(original, value, { units: TURF_UNITS[unit] }) as Feature<GeoPolygon | MultiPolygon> | undefined;
+  if (operation === 'DISSOLVE') return polygonsOf(buffered);
+  // The ring: buffered minus original when growing, original minus shrunk when shrinking.
+  if (!buffered) return value < 0 ? polygons : [];
+  const ring = value >= 0 ? difference(featureCollection([buffered, original])) : difference(featureCollection([original, buffered]));
+  return polygonsOf(ring as Feature<GeoPolygon | MultiPolygon> | null);
+}

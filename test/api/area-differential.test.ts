@@ -1,0 +1,143 @@
+// Regions, geometry and buffers against a reference done in the test: point-in-polygon with turf
+// directly on the loaded entries' positions (shifted by ±360 for polygons past the antimeridian),
+// and region ids against the entries' `regions` members. Same total, same ids.
+// Replay a failure with AREA_TEST_SEED=<seed>.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { booleanPointInPolygon } from '@turf/boolean-point-in-polygon';
+import { buffer } from '@turf/buffer';
+import { difference } from '@turf/difference';
+import { featureCollection, multiPolygon, point, type Units } from '@turf/helpers';
+import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
+import { Random } from '../../src/data/demo/random.ts';
+import { GROUNDS } from '../../src/data/demo/fleet.ts';
+import type { EventRecord } from '../../src/data/record.ts';
+import { buildFixtureDb, startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+
+const SEED = Number(process.env['AREA_TEST_SEED'] ?? Math.floor(Date.now() / 86_400_000));
+const QUERIES = Number(process.env['AREA_TEST_QUERIES'] ?? 200);
+type Ring = [number, number][];
+type Poly = Ring[];
+
+function regular(cx: number, cy: number, radius: number, sides: number, jitter: (i: number) => number = () => 1, phase = 0): Ring {
+  const ring: Ring = [];
+  for (let i = 0; i < sides; i++) {
+    const a = phase + (2 * Math.PI * i) / sides;
+    ring.push([cx + radius * jitter(i) * Math.cos(a), cy + radius * jitter(i) * Math.sin(a)]);
+  }
+  ring.push([...ring[0]!] as [number, number]);
+  return ring;
+}
+
+/** A random polygon near a fishing ground: convex, concave (a star), with a hole, or multi-part. */
+function randomShape(r: Random): { geometry: unknown; polygons: Poly[] } {
+  const g = r.pick(GROUNDS);
+  const cx = g.lon + r.between(-g.spread, g.spread);
+  const cy = g.lat + r.between(-g.spread, g.spread);
+  const radius = r.between(0.1, g.spread * 1.5);
+  const kind = r.pick(['convex', 'star', 'hole', 'multi'] as const);
+  let polygons: Poly[];
+  if (kind === 'convex') polygons = [[regular(cx, cy, radius, r.int(3, 12), () => 1, r.next())]];
+  else if (kind === 'star') polygons = [[regular(cx, cy, radius, r.int(5, 9) * 2, (i) => (i % 2 ? 0.4 : 1), r.next())]];
+  else if (kind === 'hole') polygons = [[regular(cx, cy, radius, 10), regular(cx, cy, radius * 0.4, 8).reverse()]];
+  else polygons = [[regular(cx, cy, radius * 0.5, 6)], [regular(cx + radius, cy + radius * 0.3, radius * 0.5, 7)]];
+  const geometry = polygons.length === 1 ? { type: 'Polygon', coordinates: polygons[0] } : { type: 'MultiPolygon', coordinates: polygons };
+  const wrapped = r.pick(['bare', 'feature', 'collection'] as const);
+  return {
+    polygons,
+    geometry: wrapped === 'bare' ? geometry : wrapped === 'feature' ? { type: 'Feature', properties: {}, geometry } : { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry }] },
+  };
+}
+
+const UNITS: Record<string, Units> = { MILES: 'miles', NAUTICALMILES: 'nauticalmiles', KILOMETERS: 'kilometers', RADIANS: 'radians', DEGREES: 'degrees' };
+const SIZE: Record<string, number> = { MILES: 20, NAUTICALMILES: 20, KILOMETERS: 40, RADIANS: 0.005, DEGREES: 0.3 };
+
+function inside(polygons: Poly[], r: EventRecord): boolean {
+  if (polygons.length === 0) return false;
+  const area = multiPolygon(polygons);
+  return [r.lon, r.lon + 360, r.lon - 360].some((lon) => booleanPointInPolygon(point([lon, r.lat]), area));
+}
+
+function buffered(polygons: Poly[], value: number, unit: string, operation: string): Poly[] {
+  const original = multiPolygon(polygons);
+  const grown = buffer(original, value, { units: UNITS[unit] }) as Feature<GeoPolygon | MultiPolygon> | undefined;
+  const result = operation === 'DISSOLVE' ? grown : !grown ? (value < 0 ? original : undefined) : value >= 0 ? difference(featureCollection([grown, original])) : difference(featureCollection([original, grown]));
+  const geometry = result?.geometry;
+  if (!geometry) return [];
+  return (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates) as Poly[];
+}
+
+let fixture: Fixture;
+let t: TestApp;
+before(async () => {
+  fixture = await buildFixtureDb({ events: 8000, seed: 41 });
+  t = await startTestApp({ fixture });
+});
+after(async () => {
+  await t.close();
+  fixture.cleanup();
+});
+
+const ALL = ['public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest', 'public-global-port-visits-events:latest', 'public-global-gaps-events:latest'];
+
+async function ids(payload: Record<string, unknown>): Promise<{ total: number; ids: string[] }> {
+  const res = await t.app.inject({ method: 'POST', url: '/v3/events?limit=100000&offset=0', headers: t.auth, payload: { datasets: ALL, ...payload } });
+  assert.equal(res.statusCode, 200, `${JSON.stringify(payload).slice(0, 400)}\n${res.body}`);
+  const body = res.json() as { total: number; entries: { id: string }[] };
+  return { total: body.total, ids: body.entries.map((e) => e.id).sort() };
+}
+
+test(`${QUERIES} random polygons and buffers agree with turf point-in-polygon (AREA_TEST_SEED=${SEED})`, async () => {
+  const r = new Random(SEED);
+  let nonEmpty = 0;
+  for (let i = 0; i < QUERIES; i++) {
+    const shape = randomShape(r);
+    const payload: Record<string, unknown> = { geometry: shape.geometry };
+    let polygons = shape.polygons;
+    if (r.chance(0.5)) {
+      const unit = r.pick(Object.keys(UNITS));
+      const value = SIZE[unit]! * r.between(-0.8, 1.5);
+      const operation = r.pick(['DISSOLVE', 'DIFFERENCE']);
+      Object.assign(payload, { 'buffer-value': value, 'buffer-unit': unit, ...(operation === 'DIFFERENCE' || r.chance(0.5) ? { bufferOperation: operation } : {}) });
+      polygons = buffered(polygons, value, unit, operation);
+    }
+    const got = await ids(payload);
+    const expected = fixture.records.filter((rec) => inside(polygons, rec)).map((rec) => rec.id).sort();
+    const where = `query ${i} of AREA_TEST_SEED=${SEED}: ${JSON.stringify(payload).slice(0, 600)}`;
+    assert.equal(got.total, expected.length, where);
+    assert.deepEqual(got.ids, expected, where);
+    if (expected.length) nonEmpty++;
+  }
+  assert.ok(nonEmpty > QUERIES * 0.3, `only ${nonEmpty} of ${QUERIES} polygons held any event`);
+});
+
+test('a polygon across the antimeridian: one ring past 180, or split at 180 (RFC 7946), mean the same area', async () => {
+  const ring: Ring = [[170, -4], [190, -4], [190, 6], [170, 6], [170, -4]];
+  const split = { type: 'MultiPolygon', coordinates: [[[[170, -4], [180, -4], [180, 6], [170, 6], [170, -4]]], [[[-180, -4], [-170, -4], [-170, 6], [-180, 6], [-180, -4]]]] };
+  const one = await ids({ geometry: { type: 'Polygon', coordinates: [ring] } });
+  const two = await ids({ geometry: split });
+  const expected = fixture.records.filter((rec) => inside([[ring]], rec)).map((rec) => rec.id).sort();
+  assert.ok(expected.length > 0, 'the Western Central Pacific ground reaches past 170E');
+  assert.deepEqual(one.ids, expected);
+  assert.deepEqual(two.ids, expected);
+});
+
+test('region ids, alone and as unions, in every spelling, match the entries\' regions members', async () => {
+  const r = new Random(SEED + 1);
+  const members = [['public-eez-areas', 'eez'], ['public-rfmo', 'rfmo'], ['public-fao-major', 'majorFao'], ['public-mpa-all', 'mpa'], ['public-high-seas', 'highSeas'], ['public-eez-areas-12nm', 'eez12Nm'], ['public-fao-areas', 'fao']] as const;
+  for (let i = 0; i < 60; i++) {
+    const picks = Array.from({ length: r.int(1, 3) }, () => {
+      const [dataset, member] = r.pick(members);
+      const carriers = fixture.records.filter((rec) => rec.regions[member].length > 0);
+      return { dataset, member, id: r.pick(r.pick(carriers).regions[member]) };
+    });
+    const expected = fixture.records.filter((rec) => picks.some((p) => rec.regions[p.member].includes(p.id))).map((rec) => rec.id).sort();
+    const form = r.pick(['pairs', 'region', 'regions'] as const);
+    const payload =
+      form === 'pairs' ? { regionDatasets: picks.map((p) => p.dataset), regionIds: picks.map((p) => (/^\d+$/.test(p.id) && r.chance(0.5) ? Number(p.id) : p.id)) }
+      : form === 'region' && picks.length === 1 ? { region: { dataset: [picks[0]!.dataset], id: [picks[0]!.id] } }
+      : { regions: picks.map((p) => ({ dataset: p.dataset, id: p.id })) };
+    const got = await ids(payload);
+    assert.deepEqual(got.ids, expected, `${JSON.stringify(payload)} (AREA_TEST_SEED=${SEED})`);
+  }
+});
