@@ -10,6 +10,7 @@ import { registerErrorHandling } from './http/error-handler.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { operationRoutes } from './http/routes/operations.ts';
+import { statsRoutes } from './http/routes/stats.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
 import type { StoreProvider } from './store/store.ts';
 import { pinStorePerRequest } from './http/store-pinning.ts';
@@ -63,6 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         api.addHook('onRequest', authenticate(options.tokens));
         pinStorePerRequest(api, options.stores);
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+        await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
       },
       { prefix },
     );

@@ -3,6 +3,7 @@
 import type { EventRecord } from '../data/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
+import type { StatsOptionsNormalized } from '../query/stats.ts';
 
 export interface EventStore extends DatasetCatalog {
   /** Number of entries matching the query (the list's `total`). */
@@ -10,6 +11,7 @@ export interface EventStore extends DatasetCatalog {
   /** The page of entries, in chunks, so large pages stream with bounded memory. */
   search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>>;
   getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
+  stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
   /** True once the store can answer (database open, at least one dataset loaded). */
   ready(): boolean;
   close(): Promise<void>;
@@ -25,4 +27,14 @@ export interface StoreProvider {
   /** The newest store, for answers that span no query (readiness). */
   current(): EventStore;
   close(): Promise<void>;
+}
+
+/** What the statistics operation returns (interface 2.7); members not asked for are absent. */
+export interface EventStats {
+  numEvents?: number;
+  numFlags?: number;
+  numVessels?: number;
+  flags?: string[];
+  timeseries?: { date: string; value: number }[];
+  groups?: { name: string; label?: string | null; flag?: string | null; value: number }[];
 }

@@ -5,7 +5,9 @@ import { existsSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { EventStore } from '../store.ts';
+import type { EventStats, EventStore } from '../store.ts';
+import type { StatsOptionsNormalized } from '../../query/stats.ts';
+import { computeStats } from './stats.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { SELECT_COLUMNS, toRecord } from './columns.ts';
 import { ConnectionPool } from './pool.ts';
@@ -112,6 +114,10 @@ export class DuckDbStore implements EventStore {
         pool.release(connection);
       }
     })();
+  }
+
+  stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
+    return this.pool.use((c) => computeStats(c, query, options));
   }
 
   async getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {

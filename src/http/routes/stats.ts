@@ -1,0 +1,50 @@
+// /v3/events/stats (interface 4.6, decisions section 6): the list's filters through the same reader,
+// normaliser and filter compiler, plus the stats options.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { normalizeEventQuery, type Spelling } from '../../query/normalize.ts';
+import { EmptyQuerySchema, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema } from '../../query/stats.ts';
+import { describeQuery } from '../../shape/metadata.ts';
+import { accessOf } from '../auth.ts';
+import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
+import { readRequest } from '../read-request.ts';
+import { errorResponses } from '../schemas.ts';
+import { pinnedStore } from '../store-pinning.ts';
+
+const StatsResponseSchema = Type.Object({
+  numEvents: Type.Optional(Type.Integer({ description: 'entries matching (the list\'s total)' })),
+  numFlags: Type.Optional(Type.Integer()),
+  numVessels: Type.Optional(Type.Integer({ description: 'distinct vessel.id' })),
+  flags: Type.Optional(Type.Array(Type.String(), { description: 'distinct non-null flags, sorted' })),
+  timeseries: Type.Optional(Type.Array(Type.Object({ date: Type.String(), value: Type.Integer() }), { description: 'entries per bucket of start (UTC); empty buckets omitted' })),
+  groups: Type.Optional(Type.Array(Type.Object({ name: Type.String(), label: Type.Optional(Type.String()), flag: Type.Optional(Type.String()), value: Type.Integer() }), {
+    description: 'by value descending, then name; NEXT_PORT_ID adds label (port name) and flag (port country)',
+  })),
+});
+const security = [{ ApiKeyAuth: [] }];
+
+export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSeconds: number }): Promise<void> {
+  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling });
+
+  app.post('/events/stats', {
+    schema: { summary: 'Event statistics, filters in the body', querystring: EmptyQuerySchema, body: StatsPostBodySchema, response: { 200: StatsResponseSchema, ...errorResponses }, security },
+  }, async (request, reply) => {
+    const { body, spelling } = readRequest(request, { query: EmptyQuerySchema, body: StatsPostBodySchema });
+    const query = normalizeEventQuery(body, context(request, spelling));
+    const stats = normalizeStatsOptions(body, spelling);
+    setResolvedDatasets(reply, query.datasets);
+    return reply.type('application/json').send(await pinnedStore(request).stats(query, stats));
+  });
+
+  app.get('/events/stats', {
+    schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: { description: 'Not modified' }, ...errorResponses }, security },
+  }, async (request, reply) => {
+    const { query: params, spelling } = readRequest(request, { query: StatsGetQuerySchema });
+    const query = normalizeEventQuery(params, context(request, spelling));
+    const stats = normalizeStatsOptions(params, spelling);
+    setResolvedDatasets(reply, query.datasets);
+    const etag = etagOf(['stats', describeQuery(query), query.datasets.map((d) => d.resolved.versionId), stats.interval, [...stats.includes], stats.groupBy]);
+    if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
+    return reply.type('application/json').send(await pinnedStore(request).stats(query, stats));
+  });
+}
