@@ -141,3 +141,11 @@ test('region ids, alone and as unions, in every spelling, match the entries\' re
     assert.deepEqual(got.ids, expected, `${JSON.stringify(payload)} (AREA_TEST_SEED=${SEED})`);
   }
 });
+
+test('a polygon whose first coordinates are whole numbers and later ones decimals (bound as doubles)', async () => {
+  const ring: Ring = [[-19, 13], [-17.25, 13.5], [-17.5, 15.75], [-19, 15], [-19, 13]];
+  const got = await ids({ geometry: { type: 'Polygon', coordinates: [ring] } });
+  const expected = fixture.records.filter((rec) => inside([[ring]], rec)).map((rec) => rec.id).sort();
+  assert.ok(expected.length > 0);
+  assert.deepEqual(got.ids, expected);
+});

@@ -61,3 +61,35 @@ test('a load while serving: every answer is the old data or the new, never half;
     fixture.cleanup();
   }
 });
+
+test('clients that leave before their page starts do not exhaust the server\'s connections', async () => {
+  const fixture = await buildFixtureDb({ events: 500, seed: 23 });
+  const tokens = new TokenFile(join(fixture.dir, 'tokens.json'));
+  const secret = tokens.create('reader', ['public-*']);
+  const server = spawn(process.execPath, [BIN, 'serve', '--db', fixture.dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn']);
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      server.stdout.on('data', (d: Buffer) => {
+        const m = /serving (http:\/\/\S+)/.exec((out += d));
+        if (m) resolve(m[1]!);
+      });
+      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+    });
+    const page = `${url}/v3/events?datasets=public-global-fishing-events:latest&limit=1000&offset=0`;
+    const headers = { authorization: `Bearer ${secret}` };
+    // More aborted requests than the pool has connections (4).
+    for (let i = 0; i < 12; i++) {
+      const abort = new AbortController();
+      const pending = fetch(page, { headers, signal: abort.signal }).catch(() => undefined);
+      setTimeout(() => abort.abort(), i % 3);
+      await pending;
+    }
+    const res = await fetch(page, { headers, signal: AbortSignal.timeout(10_000) });
+    assert.equal(res.status, 200);
+    assert.ok(((await res.json()) as { total: number }).total > 0);
+  } finally {
+    server.kill('SIGTERM');
+    fixture.cleanup();
+  }
+});

@@ -1,7 +1,7 @@
 // compile*: the one filter compiler. Every filter's meaning (decisions section 4) is written here
 // once; the list, its total and (later) the stats all call compileWhere. Column names come from
 // the field registry; every user value is a bound parameter, never SQL text.
-import { DuckDBTimestampValue, listValue, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 import { REGION_MEMBERS, type RegionMember } from '../../data/record.ts';
 import { bboxOf, type Polygon } from '../../geo/geojson.ts';
 import type { AreaFilter, EventQuery, ListQuery, TimeWindow, ValueFilter } from '../../query/types.ts';
@@ -72,7 +72,9 @@ function compilePolygon(b: SqlBuilder, polygon: Polygon): string {
   const [minLon, minLat, maxLon, maxLat] = bboxOf(polygon);
   const edges: number[] = [];
   for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) edges.push(ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]);
-  const e = `(${b.param(listValue(edges))}::DOUBLE[])`;
+  // Bound as JSON text and cast: a list value would take its element type from the first number
+  // (INTEGER for 170) and reject the decimals after it.
+  const e = `(${b.param(JSON.stringify(edges))}::DOUBLE[])`;
   // A horizontal ray from the point crosses the edge [x1, y1, x2, y2] at elements i+1..i+4.
   const crossing = `(${e}[i+2] > lat) <> (${e}[i+4] > lat) AND lon < (${e}[i+3] - ${e}[i+1]) * (lat - ${e}[i+2]) / (${e}[i+4] - ${e}[i+2]) + ${e}[i+1]`;
   return `(lon BETWEEN ${b.param(minLon)} AND ${b.param(maxLon)} AND lat BETWEEN ${b.param(minLat)} AND ${b.param(maxLat)} AND len(list_filter(range(0, len(${e}), 4), i -> ${crossing})) % 2 = 1)`;

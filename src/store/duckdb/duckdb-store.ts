@@ -96,17 +96,14 @@ export class DuckDbStore implements EventStore {
 
   async search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>> {
     const search = compileSearch(query, SELECT_COLUMNS);
-    const connection = await this.pool.acquire();
-    let result;
-    try {
-      result = await connection.stream(search.sql, search.params);
-    } catch (e) {
-      this.pool.release(connection);
-      throw e;
-    }
     const pool = this.pool;
+    // The connection is taken when iteration starts and given back when it ends, however it ends:
+    // a page whose client left before the body started never takes one (a generator that never
+    // starts never runs its finally, so taking it earlier would leak it).
     return (async function* () {
+      const connection = await pool.acquire();
       try {
+        const result = await connection.stream(search.sql, search.params);
         for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) {
           yield rows.map(toRecord);
         }

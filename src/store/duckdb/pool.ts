@@ -20,10 +20,24 @@ export class ConnectionPool {
     return pool;
   }
 
+  /** A free connection; past the time limit a busy server answers 504 rather than queue for ever. */
   acquire(): Promise<DuckDBConnection> {
     const c = this.idle.pop();
     if (c) return Promise.resolve(c);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      const waiter = (conn: DuckDBConnection) => {
+        clearTimeout(timer);
+        resolve(conn);
+      };
+      const timer =
+        this.timeoutMs > 0
+          ? setTimeout(() => {
+              this.waiting.splice(this.waiting.indexOf(waiter), 1);
+              reject(this.timeoutError());
+            }, this.timeoutMs)
+          : undefined;
+      this.waiting.push(waiter);
+    });
   }
 
   release(c: DuckDBConnection): void {

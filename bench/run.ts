@@ -1,0 +1,222 @@
+// The benchmark: npm run bench -- [--events N] [--seed S] [--quick]
+// Builds (or reuses, keyed by size and seed) a demo database, starts the real server, and runs a
+// fixed workload whose classes each draw many parameter values from the data. For each class:
+// p50/p95/p99 latency with one client, requests per second with 8 concurrent clients
+// (autocannon), and the same queries on the bare engine (DuckDB, no HTTP, no JSON) for the
+// service's overhead ratio. The big page reports entries per second and the server's peak memory.
+// Writes bench/results/<date>-<events>.json and .md. --quick proves it works (CI), measures little.
+import autocannon from 'autocannon';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { TokenFile } from '../src/auth/tokens.ts';
+import { Random } from '../src/data/demo/random.ts';
+import { normalizeEventQuery, normalizeListQuery } from '../src/query/normalize.ts';
+import { normalizeStatsOptions } from '../src/query/stats.ts';
+import { DuckDbStore } from '../src/store/duckdb/duckdb-store.ts';
+import { compileSearch, compileWhere } from '../src/store/duckdb/compile.ts';
+import { computeStats } from '../src/store/duckdb/stats.ts';
+
+const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false } } });
+const quick = args.quick!;
+const events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
+const seed = Number(args.seed);
+const SAMPLES = quick ? 8 : 100;
+const CONCURRENT_SECONDS = quick ? 1 : 5;
+const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
+const cacheDir = join(import.meta.dirname, 'cache');
+mkdirSync(cacheDir, { recursive: true });
+const dbPath = join(cacheDir, `events-${events}-seed${seed}.duckdb`);
+const ALL = ['public-global-fishing-events', 'public-global-encounters-events', 'public-global-loitering-events', 'public-global-port-visits-events', 'public-global-gaps-events'].map((d) => `${d}:latest`);
+
+function log(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+if (!existsSync(dbPath)) {
+  log(`building ${dbPath} (${events} events)...`);
+  const built = spawnSync(process.execPath, [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--db', dbPath], { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+  if (built.status !== 0) throw new Error('building the benchmark database failed');
+}
+
+// Parameter values drawn from the data, so no class measures one cached query.
+const sampler = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+const sc = await sampler.connect();
+const column = async (sql: string) => (await sc.runAndReadAll(sql)).getRowsJS();
+const r = new Random(seed);
+const pick = <T>(xs: T[]) => xs[Math.floor(r.next() * xs.length)]!;
+const eventIds = (await column(`SELECT id, kind FROM events USING SAMPLE 2000 ROWS`)) as [string, string][];
+const vessels = (await column(`SELECT vessel_id FROM events USING SAMPLE 2000 ROWS`)).map((x) => x[0] as string);
+const regionRows = (await column(`SELECT e.eez[1], e.vessel_flag, year(e.start_ts)::INTEGER FROM events e WHERE len(e.eez) > 0 AND e.vessel_flag IS NOT NULL USING SAMPLE 4000 ROWS`)) as [string, string, number][];
+const eezShapes = (await column(`SELECT geometry FROM region_geometries WHERE dataset = 'public-eez-areas' AND id IN (SELECT DISTINCT unnest(eez) FROM events USING SAMPLE 5000 ROWS) AND length(geometry) < 20000`)).map((x) => JSON.parse(x[0] as string));
+const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM events WHERE kind = 'fishing'`))[0]![0]) as number;
+sc.closeSync();
+sampler.closeSync();
+const kindDataset: Record<string, string> = { fishing: ALL[0]!, encounter: ALL[1]!, loitering: ALL[2]!, port_visit: ALL[3]!, gap: ALL[4]! };
+const years = [2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024];
+const deepOffset = Math.min(50_000, Math.max(0, Math.floor(fishingTotal / 2)));
+
+interface Request {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: Record<string, unknown>;
+}
+type Engine = (store: DuckDbStore, bare: DuckDBConnection, access: { canRead: () => boolean }) => Promise<void>;
+interface WorkloadClass {
+  name: string;
+  make(): Request;
+}
+
+const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+const year = () => pick(years);
+const classes: WorkloadClass[] = [
+  { name: 'by id', make: () => { const [id, kind] = pick(eventIds); return { method: 'GET', path: `/v3/events/${id}?dataset=${kindDataset[kind]}` }; } },
+  { name: 'vessel history', make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL.join(','), vessels: pick(vessels), 'start-date': '2017-01-01', 'end-date': '2025-01-01', limit: 100, offset: 0, sort: '-start' })}` }) },
+  { name: 'region list with total', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'GET', path: `/v3/events?${q({ datasets: ALL[0]!, 'region-datasets': 'public-eez-areas', 'region-ids': eez, flags: flag, 'start-date': `${y}-01-01`, 'end-date': `${y + 1}-01-01`, limit: 100, offset: 0 })}` }; } },
+  { name: 'encounter types, one year', make: () => { const y = year(); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[1]], encounterTypes: ['CARRIER-FISHING', 'FISHING-CARRIER'], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
+  { name: 'polygon + 10 nm buffer, one year', make: () => { const y = year(); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: pick(eezShapes), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
+  { name: `deep page (offset ${deepOffset})`, make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL[0]!, limit: 100, offset: deepOffset - Math.floor(r.next() * 100), sort: pick(['+start', '-start']) })}` }) },
+  { name: 'stats, 8 years, monthly, by flag', make: () => ({ method: 'POST', path: '/v3/events/stats', body: { datasets: [pick(ALL)], startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } }) },
+  { name: 'vessel history (POST form)', make: () => ({ method: 'POST', path: '/v3/events?limit=100&offset=0&sort=-start', body: { datasets: ALL, vessels: [pick(vessels)], startDate: '2017-01-01', endDate: '2025-01-01' } }) },
+  { name: 'region list (POST form)', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], region: { dataset: 'public-eez-areas', id: eez }, flags: [flag], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
+];
+
+/** The same request on the bare engine: normalise, then the SQL alone (results read, not shaped). */
+function engineOf(req: Request): Engine {
+  return async (store, bare, access) => {
+    const ctx = { catalog: store, access };
+    const url = new URL(req.path, 'http://x');
+    if (url.pathname.endsWith('/stats')) {
+      const body = req.body as Parameters<typeof normalizeStatsOptions>[0] & { datasets: string[] };
+      await computeStats(bare, normalizeEventQuery(body as never, ctx), normalizeStatsOptions(body, (n) => n));
+      return;
+    }
+    const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
+    if (byId) {
+      const { normalizeSingleDataset } = await import('../src/query/normalize.ts');
+      await store.getById(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!);
+      return;
+    }
+    const params: Record<string, unknown> = req.body ? { ...req.body } : {};
+    for (const [k, v] of url.searchParams) {
+      const name = k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      if (['limit', 'offset', 'sort'].includes(name)) continue;
+      params[name] = ['datasets', 'vessels', 'flags', 'regionDatasets', 'regionIds'].includes(name) ? v.split(',') : v;
+    }
+    const paging = { limit: Number(url.searchParams.get('limit')), offset: Number(url.searchParams.get('offset')), sort: (url.searchParams.get('sort') ?? '+start') as '+start' };
+    const list = normalizeListQuery(params as never, paging, ctx);
+    const where = compileWhere(list);
+    const search = compileSearch(list, '*');
+    await bare.runAndReadAll(`SELECT count(*) FROM events WHERE ${where.sql}`, where.params);
+    await bare.runAndReadAll(search.sql, search.params);
+  };
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? round(Number(m[1]) / 1024, 0) : NaN;
+}
+
+// The real server, on a free port, with a token for the benchmark.
+const tokens = new TokenFile(join(cacheDir, 'bench-tokens.json'));
+tokens.revoke('bench');
+const secret = tokens.create('bench', ['public-*']);
+const server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', '--query-timeout', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const base = await new Promise<string>((resolve, reject) => {
+  let out = '';
+  server.stdout!.on('data', (d: Buffer) => {
+    const m = /serving (http:\/\/\S+)/.exec((out += d));
+    if (m) resolve(m[1]!);
+  });
+  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
+});
+// However the benchmark ends (an error, a signal), the server it started goes with it.
+process.on('exit', () => server.kill('SIGTERM'));
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(1));
+const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+const send = async (req: Request) => {
+  const res = await fetch(`${base}${req.path}`, { method: req.method, headers, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${req.method} ${req.path} -> ${res.status} ${text.slice(0, 300)}`);
+  return text;
+};
+
+try {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const idleMiB = rssMiB(server.pid!, 'VmRSS');
+  const store = await DuckDbStore.open({ path: dbPath });
+  const bareInstance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  const bare = await bareInstance.connect();
+  const access = { canRead: () => true };
+  const rows: Record<string, unknown>[] = [];
+  for (const cls of classes) {
+    const requests = Array.from({ length: SAMPLES }, () => cls.make());
+    await send(requests[0]!); // warm-up
+    const latencies: number[] = [];
+    for (const req of requests) {
+      const t0 = performance.now();
+      await send(req);
+      latencies.push(performance.now() - t0);
+    }
+    const engine: number[] = [];
+    for (const req of requests) {
+      const t0 = performance.now();
+      await engineOf(req)(store, bare, access);
+      engine.push(performance.now() - t0);
+    }
+    const result = await autocannon({
+      url: base, connections: 8, duration: CONCURRENT_SECONDS,
+      requests: requests.map((req) => ({ method: req.method, path: req.path, headers, ...(req.body ? { body: JSON.stringify(req.body) } : {}) })),
+    });
+    const p50 = percentile(latencies, 50);
+    const enginePercentile = percentile(engine, 50);
+    rows.push({
+      class: cls.name, p50: round(p50), p95: round(percentile(latencies, 95)), p99: round(percentile(latencies, 99)),
+      rps8: round(result.requests.average, 0), errors: result.errors + result.non2xx, engineP50: round(enginePercentile), overhead: round(p50 / enginePercentile, 2),
+    });
+    log(`${cls.name}: p50 ${round(p50)} ms, engine ${round(enginePercentile)} ms, ${round(result.requests.average, 0)} req/s with 8 clients`);
+  }
+  await store.close();
+  bare.closeSync();
+  bareInstance.closeSync();
+
+  // The big page, streamed: entries per second and the server's peak memory.
+  const big: number[] = [];
+  let entries = 0;
+  for (let i = 0; i < (quick ? 1 : 3); i++) {
+    const t0 = performance.now();
+    const body = JSON.parse(await send({ method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [ALL[0]] } })) as { entries: unknown[] };
+    big.push(performance.now() - t0);
+    entries = body.entries.length;
+  }
+  const bigPage = { entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(server.pid!, 'VmHWM') };
+  const result = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30, 0), node: process.version },
+    events, seed, quick, samplesPerClass: SAMPLES, concurrentSeconds: CONCURRENT_SECONDS,
+    serverIdleMiB: idleMiB, classes: rows, bigPage,
+  };
+  const table = [
+    `Benchmark ${result.date.slice(0, 10)}, ${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}${quick ? ' (quick mode: figures not meaningful)' : ''}`,
+    '',
+    '| class | p50 ms | p95 ms | p99 ms | req/s, 8 clients | engine p50 ms | service / engine |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((x) => `| ${x['class']} | ${x['p50']} | ${x['p95']} | ${x['p99']} | ${x['rps8']} | ${x['engineP50']} | ${x['overhead']}x |`),
+    '',
+    `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s; server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`,
+  ].join('\n');
+  const outDir = join(import.meta.dirname, 'results');
+  mkdirSync(outDir, { recursive: true });
+  const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${quick ? '-quick' : ''}`);
+  writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(`${stem}.md`, `${table}\n`);
+  console.log(table);
+  log(`written ${stem}.json and .md`);
+} finally {
+  server.kill('SIGTERM');
+}
