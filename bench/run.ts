@@ -15,10 +15,13 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { TokenFile } from '../src/auth/tokens.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery } from '../src/query/normalize.ts';
-import { normalizeStatsOptions } from '../src/query/stats.ts';
+import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
 import { DuckDbStore } from '../src/store/duckdb/duckdb-store.ts';
 import { compileSearch, compileWhere } from '../src/store/duckdb/compile.ts';
 import { computeStats } from '../src/store/duckdb/stats.ts';
+import { readBody, readQueryString, validateAgainst } from '../src/http/request-reader.ts';
+import { ProblemCollector } from '../src/query/errors.ts';
+import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
 
 const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false } } });
 const quick = args.quick!;
@@ -90,8 +93,12 @@ function engineOf(req: Request): Engine {
     const ctx = { catalog: store, access };
     const url = new URL(req.path, 'http://x');
     if (url.pathname.endsWith('/stats')) {
-      const body = req.body as Parameters<typeof normalizeStatsOptions>[0] & { datasets: string[] };
-      await computeStats(bare, normalizeEventQuery(body as never, ctx), normalizeStatsOptions(body, (n) => n));
+      const problems = new ProblemCollector();
+      const body = readBody(req.body, StatsPostBodySchema, problems, 'bench');
+      validateAgainst(StatsPostBodySchema, body, problems);
+      problems.throwIfAny();
+      const values = body.values as Parameters<typeof normalizeStatsOptions>[0];
+      await computeStats(bare, normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
       return;
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
@@ -100,14 +107,15 @@ function engineOf(req: Request): Engine {
       await store.getById(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!);
       return;
     }
-    const params: Record<string, unknown> = req.body ? { ...req.body } : {};
-    for (const [k, v] of url.searchParams) {
-      const name = k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-      if (['limit', 'offset', 'sort'].includes(name)) continue;
-      params[name] = ['datasets', 'vessels', 'flags', 'regionDatasets', 'regionIds'].includes(name) ? v.split(',') : v;
-    }
-    const paging = { limit: Number(url.searchParams.get('limit')), offset: Number(url.searchParams.get('offset')), sort: (url.searchParams.get('sort') ?? '+start') as '+start' };
-    const list = normalizeListQuery(params as never, paging, ctx);
+    // The request's own parameters, read by the service's reader (GET) or taken from the body (POST).
+    const problems = new ProblemCollector();
+    const read = readQueryString(url.search.slice(1), req.body ? ListPostQuerySchema : ListGetQuerySchema, problems, 'bench');
+    validateAgainst(req.body ? ListPostQuerySchema : ListGetQuerySchema, read, problems);
+    problems.throwIfAny();
+    const body = req.body ? readBody(req.body, ListPostBodySchema, problems, 'bench') : read;
+    if (req.body) validateAgainst(ListPostBodySchema, body, problems);
+    problems.throwIfAny();
+    const list = normalizeListQuery(body.values as never, read.values as unknown as Paging, ctx);
     const where = compileWhere(list);
     const search = compileSearch(list, '*');
     await bare.runAndReadAll(`SELECT count(*) FROM events WHERE ${where.sql}`, where.params);
