@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -7,8 +7,8 @@ import { promisify } from 'node:util';
 import { TokenFile } from '../../src/auth/tokens.ts';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { buildFixtureDb } from '../helpers/fixture.ts';
+import { BIN, startServer } from '../helpers/server.ts';
 
-const BIN = join(import.meta.dirname, '../../bin/vessel-events.js');
 const run = promisify(execFile);
 
 test('a load while serving: every answer is the old data or the new, never half; latest switches when the load is complete', async () => {
@@ -18,16 +18,8 @@ test('a load while serving: every answer is the old data or the new, never half;
   const file = join(fixture.dir, 'next.ndjson');
   const next = [...generateDemoRows({ events: 30000, seed: 22 })].filter((r) => r['event_type'] === 'fishing');
   writeFileSync(file, `${next.map((r) => JSON.stringify(r)).join('\n')}\n`);
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', fixture.dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn']);
+  const { url, stop } = await startServer(fixture.dbPath, tokens.path);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d: Buffer) => {
-        const m = /serving (http:\/\/\S+)/.exec((out += d));
-        if (m) resolve(m[1]!);
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
     const ask = async () => {
       const res = await fetch(`${url}/v3/events?datasets=public-global-fishing-events:latest&limit=1&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
       assert.equal(res.status, 200);
@@ -57,7 +49,7 @@ test('a load while serving: every answer is the old data or the new, never half;
     const old = await fetch(`${url}/v3/events?datasets=public-global-fishing-events:v20240101&limit=1&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
     assert.equal(((await old.json()) as { total: number }).total, before.total, 'the older version stays queryable');
   } finally {
-    server.kill('SIGTERM');
+    stop();
     fixture.cleanup();
   }
 });
@@ -66,16 +58,8 @@ test('clients that leave before their page starts do not exhaust the server\'s c
   const fixture = await buildFixtureDb({ events: 500, seed: 23 });
   const tokens = new TokenFile(join(fixture.dir, 'tokens.json'));
   const secret = tokens.create('reader', ['public-*']);
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', fixture.dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn']);
+  const { url, stop } = await startServer(fixture.dbPath, tokens.path);
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      server.stdout.on('data', (d: Buffer) => {
-        const m = /serving (http:\/\/\S+)/.exec((out += d));
-        if (m) resolve(m[1]!);
-      });
-      server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-    });
     const page = `${url}/v3/events?datasets=public-global-fishing-events:latest&limit=1000&offset=0`;
     const headers = { authorization: `Bearer ${secret}` };
     // More aborted requests than the pool has connections (4).
@@ -89,7 +73,7 @@ test('clients that leave before their page starts do not exhaust the server\'s c
     assert.equal(res.status, 200);
     assert.ok(((await res.json()) as { total: number }).total > 0);
   } finally {
-    server.kill('SIGTERM');
+    stop();
     fixture.cleanup();
   }
 });
