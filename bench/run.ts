@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { TokenFile } from '../src/auth/tokens.ts';
 import { Random } from '../src/data/demo/random.ts';
-import { normalizeEventQuery, normalizeListQuery } from '../src/query/normalize.ts';
+import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
 import { DuckDbStore } from '../src/store/duckdb/duckdb-store.ts';
 import { compileSearch, compileWhere } from '../src/store/duckdb/compile.ts';
@@ -103,7 +103,6 @@ function engineOf(req: Request): Engine {
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
     if (byId) {
-      const { normalizeSingleDataset } = await import('../src/query/normalize.ts');
       await store.getById(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!);
       return;
     }

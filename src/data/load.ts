@@ -42,17 +42,15 @@ async function* ndjsonLines(file: string): AsyncGenerator<{ line: number; doc: s
 
 const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-async function withWriter(options: LoadOptions, stage: (w: DuckDbWriter) => Promise<void>): Promise<PublishResult> {
-  const writer = await DuckDbWriter.open(options.dbPath, options.kind);
-  try {
-    await stage(writer);
-    const result = await writer.publish(options);
-    await writer.commit();
-    return result;
-  } catch (e) {
-    await writer.abandon();
-    throw e;
-  }
+function withWriter(options: LoadOptions, stage: (w: DuckDbWriter) => Promise<void>): Promise<PublishResult> {
+  return editDatabase(
+    options.dbPath,
+    async (w) => {
+      await stage(w);
+      return w.publish(options);
+    },
+    options.kind,
+  );
 }
 
 export function loadFiles(files: { path: string; format: FileFormat }[], options: LoadOptions): Promise<PublishResult> {
@@ -88,9 +86,9 @@ export function defaultVersionTag(now = new Date()): string {
   return `v${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
 
-/** Applies one change of reference data (or a version drop) through a working copy, atomically. */
-export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) => Promise<T>): Promise<T> {
-  const writer = await DuckDbWriter.open(dbPath);
+/** Applies one change (a load, reference data, a version drop) through a working copy, atomically. */
+export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) => Promise<T>, kind?: EventKind): Promise<T> {
+  const writer = await DuckDbWriter.open(dbPath, kind);
   try {
     const result = await change(writer);
     await writer.commit();

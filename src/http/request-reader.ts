@@ -3,7 +3,7 @@
 // schema. Every problem becomes one message naming the parameter as the client spelled it.
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { canonicalParameterName, hasIndexSuffix, NOT_YET_SUPPORTED } from '../query/parameters.ts';
+import { canonicalParameterName, hasIndexSuffix } from '../query/parameters.ts';
 import { ProblemCollector } from '../query/errors.ts';
 
 const Ajv = AjvModule.default ?? AjvModule;
@@ -35,7 +35,7 @@ export function readQueryString(rawQuery: string, schema: TObject, problems: Pro
     const name = canonicalParameterName(spelling);
     const prop = propertySchema(schema, name);
     if (!prop) {
-      rejectUnknown(spelling, name, problems, operation);
+      rejectUnknown(spelling, problems, operation);
       continue;
     }
     if (!spelled.has(name)) spelled.set(name, spelling.replace(/\[\d*\]$/, ''));
@@ -64,7 +64,7 @@ export function readBody(body: unknown, schema: TObject, problems: ProblemCollec
   for (const [spelling, value] of Object.entries(body)) {
     const name = canonicalParameterName(spelling);
     if (!propertySchema(schema, name)) {
-      rejectUnknown(spelling, name, problems, operation);
+      rejectUnknown(spelling, problems, operation);
       continue;
     }
     if (name in values && JSON.stringify(values[name]) !== JSON.stringify(value)) {
@@ -77,13 +77,9 @@ export function readBody(body: unknown, schema: TObject, problems: ProblemCollec
   return { values, spelled };
 }
 
-function rejectUnknown(spelling: string, name: string, problems: ProblemCollector, operation: string): void {
+function rejectUnknown(spelling: string, problems: ProblemCollector, operation: string): void {
   const shown = spelling.replace(/\[\d*\]$/, '');
-  if (NOT_YET_SUPPORTED.has(name)) {
-    problems.add(shown, `${shown} is not supported by this server yet; remove it rather than get a wider result than asked for`);
-  } else {
-    problems.add(shown, `${shown} is not a parameter of ${operation}; see /openapi.json for the accepted parameters`);
-  }
+  problems.add(shown, `${shown} is not a parameter of ${operation}; see /openapi.json for the accepted parameters`);
 }
 
 /** Enum values are matched case-insensitively; `start` and ` start` (a `+` decoded as space) mean `+start`. */

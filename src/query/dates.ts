@@ -19,7 +19,3 @@ export function parseDateParam(text: string): number | undefined {
   if (datePart && parseDateParam(`${datePart[1]}-${datePart[2]}-${datePart[3]}`) === undefined) return undefined;
   return ms;
 }
-
-export function toIsoMillis(ms: number): string {
-  return new Date(ms).toISOString();
-}

@@ -14,8 +14,3 @@ export function hasIndexSuffix(spelled: string): boolean {
   return /\[\d*\]$/.test(spelled);
 }
 
-/**
- * Parameters of interface section 4.1 that this server does not implement yet. A request using
- * one gets a 422 saying so, never a silently wider result. Later issues remove names from here.
- */
-export const NOT_YET_SUPPORTED: ReadonlySet<string> = new Set<string>();

@@ -1,5 +1,5 @@
 // Statistics (interface 4.6, decisions section 6): the options beside the filters, and their meaning.
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { InvalidParameters } from './errors.ts';
 import type { Spelling } from './normalize.ts';
 import { BODY_ONLY_FILTERS, EventFiltersSchema } from './schema.ts';
@@ -39,7 +39,6 @@ export const StatsGetQuerySchema = Type.Object({ ...statsFilters, ...StatsOption
 /** POST /v3/events/stats: the same, plus the body-only filters, in the body. */
 export const StatsPostBodySchema = Type.Object({ ...statsFilters, ...BODY_ONLY_FILTERS, ...StatsOptions }, { additionalProperties: false });
 export const EmptyQuerySchema = Type.Object({}, { additionalProperties: false });
-export type StatsRequest = Static<typeof StatsGetQuerySchema>;
 
 export interface StatsOptionsNormalized {
   interval: TimeseriesInterval;

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
+import { BIN, startServer } from '../helpers/server.ts';
 
 const run = promisify(execFile);
-const BIN = join(import.meta.dirname, '../../bin/vessel-events.js');
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-cli-'));
 const cli = (args: string[], env: Record<string, string> = {}) =>
   run(process.execPath, [BIN, ...args], { env: { ...process.env, ...env } }).then(
@@ -91,23 +91,14 @@ describe('vessel-events CLI', () => {
     const db = join(dir, 'events.duckdb');
     const tokens = join(dir, 'serve-tokens.json');
     const secret = (await cli(['token', 'create', '--name', 'web', '--datasets', 'public-*', '--tokens', tokens])).stdout.trimEnd().split('\n').at(-1)!;
-    const server = spawn(process.execPath, [BIN, 'serve', '--db', db, '--port', '0', '--tokens', tokens, '--log-level', 'warn']);
+    const { url, stop } = await startServer(db, tokens);
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        server.stdout.on('data', (d: Buffer) => {
-          out += d;
-          const m = /serving (http:\/\/\S+)/.exec(out);
-          if (m) resolve(m[1]!);
-        });
-        server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-      });
       const res = await fetch(`${url}/v3/events?datasets=public-global-loitering-events:v20990101&limit=10&offset=0`, { headers: { authorization: `Bearer ${secret}` } });
       assert.equal(res.status, 200);
       assert.equal(((await res.json()) as { total: number }).total, 3);
       assert.equal((await fetch(`${url}/v3/events?datasets=public-global-loitering-events:latest&limit=1&offset=0`)).status, 401);
     } finally {
-      server.kill('SIGTERM');
+      stop();
     }
   });
 });

@@ -11,14 +11,13 @@ import { compileWhere } from './compile.ts';
 const TRUNC: Record<TimeseriesInterval, string> = { HOUR: 'hour', DAY: 'day', MONTH: 'month', YEAR: 'year' };
 const COLUMN_OF = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column]));
 
-/** name expression and the rows it comes from, per groupBy. */
+/** The grouped value and the rows it comes from, per groupBy. */
 function groupSource(groupBy: GroupBy): { name: string; from: string } {
   const member = GROUP_REGION_MEMBER[groupBy];
   // An entry in several regions of the layer counts in each; entries in none are not counted.
-  if (member) return { name: 'region_id', from: `(SELECT unnest(${COLUMN_OF[member]}) AS region_id FROM events WHERE %WHERE%)` };
-  if (groupBy === 'FLAG') return { name: 'vessel_flag', from: 'events WHERE %WHERE%' };
-  if (groupBy === 'GEARTYPE') return { name: 'vessel_gear_type', from: 'events WHERE %WHERE%' };
-  return { name: 'next_port.id', from: 'events WHERE %WHERE%' };
+  if (member) return { name: 'g.region_id', from: `events, unnest(events.${COLUMN_OF[member]}) AS g(region_id)` };
+  const column: Record<string, string> = { FLAG: 'vessel_flag', GEARTYPE: 'vessel_gear_type', NEXT_PORT_ID: 'next_port.id' };
+  return { name: column[groupBy]!, from: 'events' };
 }
 
 export async function computeStats(c: DuckDBConnection, query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
@@ -43,21 +42,21 @@ export async function computeStats(c: DuckDBConnection, query: EventQuery, optio
   }
   if (options.includes.has('EVENTS_GROUPED') && options.groupBy) {
     const source = groupSource(options.groupBy);
-    const from = source.from.replace('%WHERE%', where.sql);
+    // Entries without a value for the grouping are not counted.
+    const rowsOf = `FROM ${source.from} WHERE ${where.sql} AND ${source.name} IS NOT NULL`;
     if (options.groupBy === 'NEXT_PORT_ID') {
       // Next ports carry the port's name and country; the ports table has the canonical ones.
       const rows = (await c.runAndReadAll(
         `SELECT g.name, coalesce(p.name, g.label), coalesce(p.flag, g.flag), g.value FROM (
            SELECT next_port.id AS name, any_value(next_port.name) AS label, any_value(next_port.flag) AS flag, count(*)::DOUBLE AS value
-             FROM ${from} AND next_port.id IS NOT NULL GROUP BY 1) g
+             ${rowsOf} GROUP BY 1) g
          LEFT JOIN ports p ON p.id = g.name ORDER BY g.value DESC, g.name`,
         where.params,
       )).getRowsJS();
       stats.groups = rows.map(([name, label, flag, value]) => ({ name: name as string, label: label as string | null, flag: flag as string | null, value: value as number }));
     } else {
       const rows = (await c.runAndReadAll(
-        `SELECT ${source.name} AS name, count(*)::DOUBLE AS value FROM ${from} ${source.from.startsWith('(') ? 'WHERE' : 'AND'} ${source.name} IS NOT NULL
-           GROUP BY 1 ORDER BY value DESC, name`,
+        `SELECT ${source.name} AS name, count(*)::DOUBLE AS value ${rowsOf} GROUP BY 1 ORDER BY value DESC, name`,
         where.params,
       )).getRowsJS();
       stats.groups = rows.map(([name, value]) => ({ name: name as string, value: value as number }));

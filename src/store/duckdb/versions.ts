@@ -1,11 +1,16 @@
-// Reading the catalog: loaded dataset versions and vessel group ids.
+// Reading the catalog: loaded dataset versions, vessel group ids, region ids and geometries.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { EventKind } from '../../query/kinds.ts';
 
+// A database may predate a table (or be new): a missing table reads as empty.
+async function tableExists(c: DuckDBConnection, name: string): Promise<boolean> {
+  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ?`, [name]);
+  return (r.getRowsJS()[0]![0] as number) > 0;
+}
+
 export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[]> {
-  const tables = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = 'dataset_versions'`);
-  if ((tables.getRowsJS()[0]![0] as number) === 0) return [];
+  if (!(await tableExists(c, 'dataset_versions'))) return [];
   const reader = await c.runAndReadAll(
     `SELECT version_id::INTEGER, dataset_id, kind, version, strftime(loaded_at, '%Y-%m-%dT%H:%M:%S.%gZ'), row_count::DOUBLE,
             strftime(last_updated, '%Y-%m-%dT%H:%M:%S.%gZ')
@@ -23,8 +28,7 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
 }
 
 export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
-  const tables = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = 'vessel_groups'`);
-  if ((tables.getRowsJS()[0]![0] as number) === 0) return new Set();
+  if (!(await tableExists(c, 'vessel_groups'))) return new Set();
   const reader = await c.runAndReadAll(`SELECT DISTINCT group_id FROM vessel_groups`);
   return new Set(reader.getRowsJS().map((r) => r[0] as string));
 }
@@ -34,11 +38,6 @@ export interface RegionCatalog {
   ids: Map<string, Set<string>>;
   /** region dataset -> region id -> GeoJSON geometry text. */
   geometries: Map<string, Map<string, string>>;
-}
-
-async function tableExists(c: DuckDBConnection, name: string): Promise<boolean> {
-  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ?`, [name]);
-  return (r.getRowsJS()[0]![0] as number) > 0;
 }
 
 export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCatalog> {
