@@ -127,6 +127,19 @@ describe('GET and POST /v3/events', () => {
     const sorted = [...keys].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? 1 : -1) : a[0] < b[0] ? 1 : -1));
     assert.deepEqual(keys, sorted);
   });
+
+  test('a deep page (read on the sort keys first, then its rows) holds the same entries as a one-step read', async () => {
+    // offset 995 is read in one step, offset 1000 in two (src/store/duckdb/deep-page.ts).
+    for (const datasets of ['public-global-fishing-events:latest', 'public-global-fishing-events:latest,public-global-port-visits-events:latest']) {
+      for (const sort of ['-start', '%2Bend']) {
+        const oneStep = (await get(`/v3/events?datasets=${datasets}&limit=25&offset=995&sort=${sort}`)).json() as ListBody;
+        const deep = (await get(`/v3/events?datasets=${datasets}&limit=20&offset=1000&sort=${sort}`)).json() as ListBody;
+        assert.equal(deep.entries.length, 20);
+        assert.deepEqual(deep.entries, oneStep.entries.slice(5));
+        assert.equal(deep.total, oneStep.total);
+      }
+    }
+  });
 });
 
 describe('GET /v3/events/{eventId}', () => {

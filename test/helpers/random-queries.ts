@@ -115,7 +115,7 @@ export function generate(r: Random, fixture: Fixture): Generated {
       ref.time.mode = mode;
     }
   }
-  const paging = { limit: r.pick([1, 5, 20, 100, 1000]), offset: r.pick([0, 0, 0, 3, 17, 150]), sort: r.pick(['+start', '-start', '+end', '-end'] as const) };
+  const paging = { limit: r.pick([1, 5, 20, 100, 1000]), offset: r.pick([0, 0, 0, 3, 17, 150, 1000, 4321]), sort: r.pick(['+start', '-start', '+end', '-end'] as const) };
   return { method, params, paging, reference: { ...(ref as ReferenceListQuery), ...paging } };
 }
 

@@ -41,19 +41,56 @@ function toArea(f: Feature): Area {
   return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
 }
 
-function ringContains(ring: Ring, lon: number, lat: number): boolean {
-  let inside = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i]!;
-    const [xj, yj] = ring[j]!;
-    if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+/**
+ * A ring's edges grouped in horizontal bands: the even-odd test at a point only needs the edges
+ * whose latitude span meets the point's band, a few dozen of an EEZ's thousands. Exact: every
+ * edge a horizontal ray at that latitude can cross is in the band.
+ */
+class BandedRing {
+  private readonly minLat: number;
+  private readonly bandHeight: number;
+  private readonly bands: Float64Array[];
+  constructor(ring: Ring) {
+    let minLat = Infinity;
+    let maxLat = -Infinity;
+    for (const [, y] of ring) {
+      minLat = Math.min(minLat, y);
+      maxLat = Math.max(maxLat, y);
+    }
+    const count = Math.max(1, Math.min(4096, Math.ceil(ring.length / 4)));
+    this.minLat = minLat;
+    this.bandHeight = (maxLat - minLat) / count || 1;
+    const edges: number[][] = Array.from({ length: count }, () => []);
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      const first = this.bandOf(Math.min(yi, yj), count);
+      const last = this.bandOf(Math.max(yi, yj), count);
+      for (let b = first; b <= last; b++) edges[b]!.push(xi, yi, xj, yj);
+    }
+    this.bands = edges.map((e) => Float64Array.from(e));
   }
-  return inside;
+  private bandOf(lat: number, count: number): number {
+    return Math.min(count - 1, Math.max(0, Math.floor((lat - this.minLat) / this.bandHeight)));
+  }
+  contains(lon: number, lat: number): boolean {
+    const band = this.bands[this.bandOf(lat, this.bands.length)]!;
+    let inside = false;
+    for (let k = 0; k < band.length; k += 4) {
+      const xi = band[k]!, yi = band[k + 1]!, xj = band[k + 2]!, yj = band[k + 3]!;
+      if (yi > lat !== yj > lat && lon < ((xj - xi) * (lat - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  }
 }
+
+const bandedRings = new WeakMap<Area, BandedRing[][]>();
 
 export function areaContains(a: Area, lon: number, lat: number): boolean {
   if (lon < a.bbox[0] || lon > a.bbox[2] || lat < a.bbox[1] || lat > a.bbox[3]) return false;
-  return a.polygons.some((poly) => ringContains(poly[0]!, lon, lat) && !poly.slice(1).some((hole) => ringContains(hole, lon, lat)));
+  let polygons = bandedRings.get(a);
+  if (!polygons) bandedRings.set(a, (polygons = a.polygons.map((poly) => poly.map((ring) => new BandedRing(ring)))));
+  return polygons.some((poly) => poly[0]!.contains(lon, lat) && !poly.slice(1).some((hole) => hole.contains(lon, lat)));
 }
 
 /** Areas indexed by the 1-degree cells their boxes cover, so a point tests only its candidates. */

@@ -4,15 +4,26 @@ import { DISTANCE_FIELDS, REGION_MEMBERS, type EventRecord, type StoredVessel } 
 import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
 
 /** Timestamps leave the engine as epoch milliseconds: cheap to convert and exact to the ms. */
-export const SELECT_COLUMNS = [
+const COMMON_COLUMNS = [
   'id', 'kind', 'seg_id', 'epoch_ms(start_ts)::DOUBLE', 'epoch_ms(end_ts)::DOUBLE', 'lat', 'lon', 'lon_min', 'lat_min', 'lon_max', 'lat_max',
   ...REGION_MEMBERS.map((m) => m.column),
   'start_distance_from_shore_km', 'end_distance_from_shore_km', 'start_distance_from_port_km', 'end_distance_from_port_km',
   'vessel_id', 'vessel_ssvid', 'vessel_name', 'vessel_flag', 'vessel_type', 'vessel_gear_type', 'vessel_authorizations', 'next_port',
   'other_vessel',
-  // The kind blocks: exactly one of these struct columns is set on each row.
-  ...EVENT_KINDS,
-].join(', ');
+];
+
+/**
+ * The SELECT list for rows of some kinds. The kind blocks come last: exactly one of these struct
+ * columns is set on each row, and the blocks of kinds the query cannot return are read as NULL,
+ * because every column read costs a decompression per vector it touches (the port-visit block,
+ * with its nested anchorages, costs as much as ten plain columns).
+ */
+export function selectColumns(kinds: Iterable<EventKind>): string {
+  const wanted = new Set(kinds);
+  return [...COMMON_COLUMNS, ...EVENT_KINDS.map((k) => (wanted.has(k) ? k : 'NULL'))].join(', ');
+}
+
+export const SELECT_COLUMNS = selectColumns(EVENT_KINDS);
 
 export function toRecord(row: readonly unknown[]): EventRecord {
   let i = 0;

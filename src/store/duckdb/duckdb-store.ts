@@ -9,7 +9,8 @@ import type { EventStats, EventStore } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileSearch, compileWhere } from './compile.ts';
-import { SELECT_COLUMNS, toRecord } from './columns.ts';
+import { selectColumns, toRecord } from './columns.ts';
+import { DEEP_OFFSET, deepPage } from './deep-page.ts';
 import { ConnectionPool } from './pool.ts';
 import { readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
@@ -95,7 +96,7 @@ export class DuckDbStore implements EventStore {
   }
 
   async search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>> {
-    const search = compileSearch(query, SELECT_COLUMNS);
+    const select = selectColumns(query.datasets.map((d) => d.resolved.kind));
     const pool = this.pool;
     // The connection is taken when iteration starts and given back when it ends, however it ends:
     // a page whose client left before the body started never takes one (a generator that never
@@ -103,6 +104,11 @@ export class DuckDbStore implements EventStore {
     return (async function* () {
       const connection = await pool.acquire();
       try {
+        if (query.offset >= DEEP_OFFSET) {
+          yield await deepPage(connection, query, select);
+          return;
+        }
+        const search = compileSearch(query, select);
         const result = await connection.stream(search.sql, search.params);
         for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) {
           yield rows.map(toRecord);
@@ -117,14 +123,13 @@ export class DuckDbStore implements EventStore {
     return this.pool.use((c) => computeStats(c, query, options));
   }
 
+  // The id index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
+  // so the version is checked on the (few) rows with that id.
   async getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
     return this.pool.use(async (c) => {
-      const reader = await c.runAndReadAll(`SELECT ${SELECT_COLUMNS} FROM events WHERE id = ? AND version_id = ?`, [
-        id,
-        dataset.resolved.versionId,
-      ]);
-      const rows = reader.getRowsJS();
-      return rows.length ? toRecord(rows[0]!) : undefined;
+      const reader = await c.runAndReadAll(`SELECT version_id, ${selectColumns([dataset.resolved.kind])} FROM events WHERE id = $1`, [id]);
+      const row = reader.getRowsJS().find((r) => Number(r[0]) === dataset.resolved.versionId);
+      return row ? toRecord(row.slice(1)) : undefined;
     });
   }
 
