@@ -13,6 +13,8 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   /** 0 disables the limit. */
   queryTimeoutMs: number;
+  /** DuckDB's memory limit (its buffer pool and operators), e.g. "1GB"; larger work spills to disk. */
+  memoryLimit: string;
   logLevel: string;
 }
 
@@ -26,6 +28,7 @@ export const OPTIONS = {
   'cache-max-age': { env: 'VESSEL_EVENTS_CACHE_MAX_AGE', default: '3600', help: 'seconds browsers may cache GET lists' },
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
+  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '1GB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
@@ -56,6 +59,13 @@ function integer(name: OptionName, text: string, min: number): number {
   return n;
 }
 
+function memorySize(name: OptionName, text: string): string {
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(text.trim())) {
+    throw new ConfigError(`--${name} (${OPTIONS[name].env}) must be a size such as 512MB or 2GB, got "${text}"`);
+  }
+  return text.trim();
+}
+
 export function serverConfig(flags: Record<string, string | boolean | string[] | undefined>): ServerConfig {
   const wire = option('wire', flags);
   if (!isWireFormat(wire)) throw new ConfigError(`--wire (${OPTIONS.wire.env}) must be spec or gfw, got "${wire}"`);
@@ -68,6 +78,7 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
     cacheMaxAgeSeconds: integer('cache-max-age', option('cache-max-age', flags), 0),
     bodyLimitBytes: integer('body-limit', option('body-limit', flags), 1024),
     queryTimeoutMs: integer('query-timeout', option('query-timeout', flags), 0),
+    memoryLimit: memorySize('memory-limit', option('memory-limit', flags)),
     logLevel: option('log-level', flags),
   };
 }

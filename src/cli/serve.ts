@@ -10,7 +10,7 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
   // Reload messages go to the app's logger, which exists only once the store is open.
   const logger: { app?: FastifyInstance } = {};
   const stores = await ReloadingStore.open(
-    { path: config.dbPath, queryTimeoutMs: config.queryTimeoutMs },
+    { path: config.dbPath, queryTimeoutMs: config.queryTimeoutMs, memoryLimit: config.memoryLimit },
     { info: (m) => logger.app?.log.info(m), error: (m) => logger.app?.log.error(m) },
   );
   const app = await buildApp({

@@ -24,6 +24,8 @@ export interface DuckDbStoreOptions {
   threads?: number;
   /** 0 disables the limit. */
   queryTimeoutMs?: number;
+  /** DuckDB's memory_limit (default: 80 % of the machine's memory). */
+  memoryLimit?: string;
 }
 
 /** Settings for every instance: no network, so no extension may be fetched at run time. */
@@ -46,6 +48,7 @@ export class DuckDbStore implements EventStore {
       access_mode: 'READ_ONLY',
       ...OFFLINE_SETTINGS,
       ...(options.threads ? { threads: String(options.threads) } : {}),
+      ...(options.memoryLimit ? { memory_limit: options.memoryLimit } : {}),
     });
     // The catalog is read once, outside the per-request time limit.
     const catalogConnection = await instance.connect();

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ConfigError, serverConfig } from '../../src/config.ts';
+
+test('memory-limit: 1GB by default, a size from the flag or the environment, a clear error otherwise', () => {
+  const saved = process.env['VESSEL_EVENTS_MEMORY_LIMIT'];
+  delete process.env['VESSEL_EVENTS_MEMORY_LIMIT'];
+  try {
+    assert.equal(serverConfig({}).memoryLimit, '1GB');
+    assert.equal(serverConfig({ 'memory-limit': '512MB' }).memoryLimit, '512MB');
+    process.env['VESSEL_EVENTS_MEMORY_LIMIT'] = '2.5 GiB';
+    assert.equal(serverConfig({}).memoryLimit, '2.5 GiB');
+    assert.equal(serverConfig({ 'memory-limit': '300MB' }).memoryLimit, '300MB');
+    for (const bad of ['lots', '512', '-1GB', '1 PB']) {
+      assert.throws(() => serverConfig({ 'memory-limit': bad }), (e: unknown) => e instanceof ConfigError && /--memory-limit \(VESSEL_EVENTS_MEMORY_LIMIT\) must be a size/.test(e.message));
+    }
+  } finally {
+    if (saved === undefined) delete process.env['VESSEL_EVENTS_MEMORY_LIMIT'];
+    else process.env['VESSEL_EVENTS_MEMORY_LIMIT'] = saved;
+  }
+});
