@@ -28,7 +28,7 @@ export const OPTIONS = {
   'cache-max-age': { env: 'VESSEL_EVENTS_CACHE_MAX_AGE', default: '3600', help: 'seconds browsers may cache GET lists' },
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
-  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '1GB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
+  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '4GB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
