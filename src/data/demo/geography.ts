@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Regions } from '../record.ts';
 import { Land } from './land.ts';
+import { LatitudeBands, type Edge } from '../../geo/bands.ts';
 
 type Ring = [number, number][];
 export interface Area {
@@ -41,40 +42,18 @@ function toArea(f: Feature): Area {
   return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
 }
 
-/**
- * A ring's edges grouped in horizontal bands: the even-odd test at a point only needs the edges
- * whose latitude span meets the point's band, a few dozen of an EEZ's thousands. Exact: every
- * edge a horizontal ray at that latitude can cross is in the band.
- */
+/** A ring with its edges in latitude bands, each band flattened for a fast loop. */
 class BandedRing {
-  private readonly minLat: number;
-  private readonly bandHeight: number;
-  private readonly bands: Float64Array[];
+  private readonly index: LatitudeBands;
+  private readonly flat: Float64Array[];
   constructor(ring: Ring) {
-    let minLat = Infinity;
-    let maxLat = -Infinity;
-    for (const [, y] of ring) {
-      minLat = Math.min(minLat, y);
-      maxLat = Math.max(maxLat, y);
-    }
-    const count = Math.max(1, Math.min(4096, Math.ceil(ring.length / 4)));
-    this.minLat = minLat;
-    this.bandHeight = (maxLat - minLat) / count || 1;
-    const edges: number[][] = Array.from({ length: count }, () => []);
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const [xi, yi] = ring[i]!;
-      const [xj, yj] = ring[j]!;
-      const first = this.bandOf(Math.min(yi, yj), count);
-      const last = this.bandOf(Math.max(yi, yj), count);
-      for (let b = first; b <= last; b++) edges[b]!.push(xi, yi, xj, yj);
-    }
-    this.bands = edges.map((e) => Float64Array.from(e));
-  }
-  private bandOf(lat: number, count: number): number {
-    return Math.min(count - 1, Math.max(0, Math.floor((lat - this.minLat) / this.bandHeight)));
+    const edges: Edge[] = [];
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) edges.push([ring[i]![0], ring[i]![1], ring[j]![0], ring[j]![1]]);
+    this.index = new LatitudeBands(edges, 4, 4096);
+    this.flat = this.index.bands.map((band) => Float64Array.from(band.flat()));
   }
   contains(lon: number, lat: number): boolean {
-    const band = this.bands[this.bandOf(lat, this.bands.length)]!;
+    const band = this.flat[this.index.bandOf(lat)]!;
     let inside = false;
     for (let k = 0; k < band.length; k += 4) {
       const xi = band[k]!, yi = band[k + 1]!, xj = band[k + 2]!, yj = band[k + 3]!;

@@ -4,6 +4,7 @@
 import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 import { REGION_MEMBERS, type RegionMember } from '../../data/record.ts';
 import { bboxOf, type Polygon } from '../../geo/geojson.ts';
+import { LatitudeBands, type Edge } from '../../geo/bands.ts';
 import type { AreaFilter, EventQuery, ListQuery, TimeWindow, ValueFilter } from '../../query/types.ts';
 import type { EventKind, EventTypeFilterValue, SortValue } from '../../query/kinds.ts';
 
@@ -68,21 +69,16 @@ function compileArea(b: SqlBuilder, area: AreaFilter): string {
   return `(${area.polygons.map((p) => compilePolygon(b, p)).join(' OR ')})`;
 }
 
-// The edges are grouped in latitude bands (an edge goes in every band its latitude span meets), so
-// a row tests only its own band's edges: a buffered EEZ has thousands of edges, a band a few dozen.
-// Exact: every edge a horizontal ray from the row's position can cross is in the row's band.
+// The edges are bound grouped in latitude bands (src/geo/bands.ts), so a row tests only its own
+// band's edges: a buffered EEZ has thousands of edges, a band a few dozen.
 function compilePolygon(b: SqlBuilder, polygon: Polygon): string {
   const [minLon, minLat, maxLon, maxLat] = bboxOf(polygon);
-  const edges: [number, number, number, number][] = [];
+  const edges: Edge[] = [];
   for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) edges.push([ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]]);
-  const count = Math.max(1, Math.min(1024, Math.ceil(edges.length / 8)));
-  const height = (maxLat - minLat) / count || 1;
-  const bandOf = (lat: number) => Math.min(count - 1, Math.max(0, Math.floor((lat - minLat) / height)));
-  const bands: number[][][] = Array.from({ length: count }, () => []);
-  for (const edge of edges) for (let k = bandOf(Math.min(edge[1], edge[3])); k <= bandOf(Math.max(edge[1], edge[3])); k++) bands[k]!.push(edge);
+  const banded = new LatitudeBands(edges, 8, 1024);
   // Bound as JSON text and cast: a list value would take its element type from the first number
   // (INTEGER for 170) and reject the decimals after it.
-  const band = `(${b.param(JSON.stringify(bands))}::DOUBLE[][][])[least(${count - 1}, greatest(0, floor((lat - ${b.param(minLat)}) / ${b.param(height)})))::INTEGER + 1]`;
+  const band = `(${b.param(JSON.stringify(banded.bands))}::DOUBLE[][][])[least(${banded.bands.length - 1}, greatest(0, floor((lat - ${b.param(banded.minLat)}) / ${b.param(banded.height)})))::INTEGER + 1]`;
   // A horizontal ray from the point crosses the edge [x1, y1, x2, y2] when:
   const crossing = `(e[2] > lat) <> (e[4] > lat) AND lon < (e[3] - e[1]) * (lat - e[2]) / (e[4] - e[2]) + e[1]`;
   return `(lon BETWEEN ${b.param(minLon)} AND ${b.param(maxLon)} AND lat BETWEEN ${b.param(minLat)} AND ${b.param(maxLat)} AND len(list_filter(${band}, e -> ${crossing})) % 2 = 1)`;
