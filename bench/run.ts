@@ -11,13 +11,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { TokenFile } from '../src/auth/tokens.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
 import { DuckDbStore } from '../src/store/duckdb/duckdb-store.ts';
-import { computeStats } from '../src/store/duckdb/stats.ts';
 import { readBody, readQueryString, validateAgainst } from '../src/http/request-reader.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
@@ -29,6 +28,8 @@ const seed = Number(args.seed);
 // Requests per class with one client (each also run on the bare engine).
 const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
 const CONCURRENT_SECONDS = quick ? 1 : 5;
+/** --only NAME runs the classes (the big page included) whose name contains NAME. */
+const selected = (name: string) => !args.only || name.includes(args.only);
 const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
 const cacheDir = join(import.meta.dirname, 'cache');
 mkdirSync(cacheDir, { recursive: true });
@@ -67,7 +68,7 @@ interface Request {
   path: string;
   body?: Record<string, unknown>;
 }
-type Engine = (store: DuckDbStore, bare: DuckDBConnection, access: { canRead: () => boolean }) => Promise<void>;
+type Engine = (store: DuckDbStore, access: { canRead: () => boolean }) => Promise<void>;
 interface WorkloadClass {
   name: string;
   make(): Request;
@@ -87,9 +88,9 @@ const classes: WorkloadClass[] = [
   { name: 'region list (POST form)', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], region: { dataset: 'public-eez-areas', id: eez }, flags: [flag], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
 ];
 
-/** The same request on the bare engine: normalise, then the store's SQL alone (results read, not shaped). */
+/** The same request on the bare engine: normalise, then the store's own statements (results read, not shaped). */
 function engineOf(req: Request): Engine {
-  return async (store, bare, access) => {
+  return async (store, access) => {
     const ctx = { catalog: store, access };
     const url = new URL(req.path, 'http://x');
     if (url.pathname.endsWith('/stats')) {
@@ -98,7 +99,7 @@ function engineOf(req: Request): Engine {
       validateAgainst(StatsPostBodySchema, body, problems);
       problems.throwIfAny();
       const values = body.values as Parameters<typeof normalizeStatsOptions>[0];
-      await computeStats(bare, normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
+      await store.stats(normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
       return;
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
@@ -157,12 +158,9 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const idleMiB = rssMiB(server.pid!, 'VmRSS');
   const store = await DuckDbStore.open({ path: dbPath });
-  const bareInstance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
-  const bare = await bareInstance.connect();
   const access = { canRead: () => true };
   const rows: Record<string, unknown>[] = [];
-  // --only NAME runs the classes whose name contains NAME (and skips the big page unless it matches).
-  for (const cls of classes.filter((c) => !args.only || c.name.includes(args.only))) {
+  for (const cls of classes.filter((c) => selected(c.name))) {
     const requests = Array.from({ length: SAMPLES }, () => cls.make());
     await send(requests[0]!); // warm-up
     const latencies: number[] = [];
@@ -176,7 +174,7 @@ try {
     const engine: number[] = [];
     for (const req of Array.from({ length: SAMPLES }, () => cls.make())) {
       const t0 = performance.now();
-      await engineOf(req)(store, bare, access);
+      await engineOf(req)(store, access);
       engine.push(performance.now() - t0);
     }
     const result = await autocannon({
@@ -192,13 +190,11 @@ try {
     log(`${cls.name}: p50 ${round(p50)} ms, engine ${round(enginePercentile)} ms, ${round(result.requests.average, 0)} req/s with 8 clients`);
   }
   await store.close();
-  bare.closeSync();
-  bareInstance.closeSync();
 
   // The big page, streamed: entries per second and the server's peak memory.
   const big: number[] = [];
   let entries = 0;
-  for (let i = 0; i < (args.only && !'big page'.includes(args.only) ? 0 : quick ? 1 : 3); i++) {
+  for (let i = 0; i < (selected('big page') ? (quick ? 1 : 3) : 0); i++) {
     const t0 = performance.now();
     const body = JSON.parse(await send({ method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [ALL[0]] } })) as { entries: unknown[] };
     big.push(performance.now() - t0);
@@ -217,15 +213,14 @@ try {
     '| class | p50 ms | p95 ms | p99 ms | req/s, 8 clients | engine p50 ms | service / engine |',
     '|---|---|---|---|---|---|---|',
     ...rows.map((x) => `| ${x['class']} | ${x['p50']} | ${x['p95']} | ${x['p99']} | ${x['rps8']} | ${x['engineP50']} | ${x['overhead']}x |`),
-    '',
-    `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s; server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`,
+    ...(big.length ? ['', `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s; server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`] : []),
   ].join('\n');
-  const outDir = join(import.meta.dirname, 'results');
-  mkdirSync(outDir, { recursive: true });
-  const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${quick ? '-quick' : ''}`);
   console.log(table);
   // A partial run (--only) is printed, never written as the results of the size.
   if (!args.only) {
+    const outDir = join(import.meta.dirname, 'results');
+    mkdirSync(outDir, { recursive: true });
+    const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${quick ? '-quick' : ''}`);
     writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(`${stem}.md`, `${table}\n`);
     log(`written ${stem}.json and .md`);
