@@ -12,7 +12,7 @@ import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
 import { Random } from '../../src/data/demo/random.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
 import type { EventRecord } from '../../src/data/record.ts';
-import { buildFixtureDb, startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 
 const SEED = Number(process.env['AREA_TEST_SEED'] ?? Math.floor(Date.now() / 86_400_000));
 const QUERIES = Number(process.env['AREA_TEST_QUERIES'] ?? 200);
@@ -67,16 +67,13 @@ function buffered(polygons: Poly[], value: number, unit: string, operation: stri
   return (geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates) as Poly[];
 }
 
-let fixture: Fixture;
 let t: TestApp;
+let fixture: Fixture;
 before(async () => {
-  fixture = await buildFixtureDb({ events: 8000, seed: 41 });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ events: 8000, seed: 41 });
+  fixture = t.fixture;
 });
-after(async () => {
-  await t.close();
-  fixture.cleanup();
-});
+after(() => t.close());
 
 const ALL = ['public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest', 'public-global-port-visits-events:latest', 'public-global-gaps-events:latest'];
 

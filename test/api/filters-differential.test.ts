@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
-import { buildFixtureDb, startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
 import { referencePage } from '../helpers/reference.ts';
 
@@ -13,16 +13,13 @@ const QUERIES = Number(process.env['FILTER_TEST_QUERIES'] ?? 2000);
 // A new seed each day broadens what CI covers over time; any failure names its seed.
 const SEED = Number(process.env['FILTER_TEST_SEED'] ?? Math.floor(Date.now() / 86_400_000));
 
-let fixture: Fixture;
 let t: TestApp;
+let fixture: Fixture;
 before(async () => {
-  fixture = await buildFixtureDb({ events: 20000, seed: 31 });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ events: 20000, seed: 31 });
+  fixture = t.fixture;
 });
-after(async () => {
-  await t.close();
-  fixture.cleanup();
-});
+after(() => t.close());
 
 test(`${QUERIES} random filter queries over HTTP agree with the reference (FILTER_TEST_SEED=${SEED})`, async () => {
   const r = new Random(SEED);

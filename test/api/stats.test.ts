@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
 import type { EventRecord } from '../../src/data/record.ts';
 import { GROUP_BY, GROUP_REGION_MEMBER, type GroupBy } from '../../src/query/stats.ts';
-import { buildFixtureDb, startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
 import { referenceMatches } from '../helpers/reference.ts';
 
@@ -39,16 +39,13 @@ function groupsOf(records: EventRecord[], groupBy: GroupBy): { name: string; lab
     .sort((a, b) => b.value - a.value || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-let fixture: Fixture;
 let t: TestApp;
+let fixture: Fixture;
 before(async () => {
-  fixture = await buildFixtureDb({ events: 12000, seed: 51 });
-  t = await startTestApp({ fixture });
+  t = await startTestApp({ events: 12000, seed: 51 });
+  fixture = t.fixture;
 });
-after(async () => {
-  await t.close();
-  fixture.cleanup();
-});
+after(() => t.close());
 
 describe('statistics', () => {
   test(`${QUERIES} random filters, every interval and groupBy, agree with the reference (STATS_TEST_SEED=${SEED})`, async () => {

@@ -69,8 +69,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; bodyLimitBytes?: number } = {}): Promise<TestApp> {
-  const fixture = options.fixture ?? (await buildFixtureDb());
+/**
+ * The app over a fixture database: a shared one passed in (the caller cleans it up), or its own,
+ * built with `events` and `seed` and removed by close().
+ */
+export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number } = {}): Promise<TestApp> {
+  const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
   const token = tokens.create('all', ['public-*']);
   const stores = await ReloadingStore.open({ path: fixture.dbPath }, undefined, false);
