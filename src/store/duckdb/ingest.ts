@@ -31,11 +31,21 @@ const given = (name: string) => `coalesce(${field(name)}, '') <> ''`;
 const nested = (name: string) => `TRY_CAST(${field(name)} AS JSON)`;
 const timestamp = (name: string) => `TRY_CAST(regexp_replace(${field(name)}, ' UTC$', 'Z') AS TIMESTAMPTZ)::TIMESTAMP`;
 const got = (name: string) => `json_extract(doc_json, '$.${name}')::VARCHAR`;
+// Whether valid JSON text is an object ('{') or an array ('['): its first non-blank character
+// tells, without the parse a json_type call costs.
+const jsonOpensWith = (json: string, bracket: '{' | '[') => `coalesce(ltrim(${json}, ' \t\n\r')[1] = '${bracket}', false)`;
 
 const infoPaths = Object.fromEntries(EVENT_KINDS.map((k) => [k, fieldPaths(EVENT_INFO_FIELDS[k])])) as Record<EventKind, string[]>;
+// Only object fields need their JSON type (is it an object?); scalars are judged by their text.
+// Each json_type call parses the document again, so it asks for the object paths alone.
+const objectPaths = Object.fromEntries(EVENT_KINDS.map((k) => [k, fieldPaths(EVENT_INFO_FIELDS[k], '$', true)])) as Record<EventKind, string[]>;
 function infoAccess(kind: EventKind): JsonAccess {
-  const index = (path: string) => infoPaths[kind].indexOf(path) + 1;
-  return { text: (path) => `info_text[${index(path)}]`, type: (path) => `info_type[${index(path)}]` };
+  const slotOf = (paths: string[], path: string) => {
+    const i = paths.indexOf(path);
+    if (i < 0) throw new Error(`undeclared path ${path} of ${kind}`);
+    return i + 1;
+  };
+  return { text: (path) => `info_text[${slotOf(infoPaths[kind], path)}]`, type: (path) => `info_type[${slotOf(objectPaths[kind], path)}]` };
 }
 const infoGot = (path: string) => `json_extract(info, '${path}')::VARCHAR`;
 const perKind = (fn: (k: EventKind) => string) => `CASE kind ${EVENT_KINDS.map((k) => `WHEN ${quote(k)} THEN ${fn(k)}`).join(' ')} END`;
@@ -64,8 +74,8 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
     infoChecks(EVENT_INFO_FIELDS[k], infoAccess(k), infoGot, k, 'event_info').map((c) => ({ when: `kind = ${quote(k)} AND (${c.when})`, message: c.message })),
   );
   return [
-    { when: `doc_json IS NULL`, message: quote('row: not valid JSON') },
-    { when: `json_type(doc_json) <> 'OBJECT'`, message: quote('row: must be a JSON object') },
+    { when: `top IS NULL`, message: quote('row: not valid JSON') },
+    { when: `NOT ${jsonOpensWith('doc_json', '{')}`, message: quote('row: must be a JSON object') },
     { when: `NOT ${given('event_id')}`, message: quote('event_id: is required') },
     ...kindChecks,
     { when: `NOT ${given('entity_id')}`, message: quote('entity_id: is required') },
@@ -79,18 +89,18 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
     ...numberChecks('lat_max', false, -90, 90),
     ...numberChecks('lon_min', false, -180, 180),
     ...numberChecks('lon_max', false, -180, 180),
-    { when: `${given('regions_mean_position')} AND json_type(regions_json) IS DISTINCT FROM 'OBJECT'`, message: quote('regions_mean_position: must be a JSON object (or a string holding one)') },
+    { when: `${given('regions_mean_position')} AND (region_types IS NULL OR NOT ${jsonOpensWith('regions_json', '{')})`, message: quote('regions_mean_position: must be a JSON object (or a string holding one)') },
     ...REGION_MEMBERS.map((m, i) => ({
       when: `region_types[${i + 1}] NOT IN ('ARRAY', 'NULL')`,
       message: quote(`regions_mean_position: ${m.source} must be an array of region ids`),
     })),
     ...DISTANCE_FIELDS.flatMap((d) => numberChecks(d.source, false, -1e9, 1e9)),
     { when: `NOT ${given('event_info')}`, message: quote('event_info: is required') },
-    { when: `json_type(info) IS DISTINCT FROM 'OBJECT'`, message: quote('event_info: must be a JSON object (or a string holding one)') },
+    { when: `info_text IS NULL OR NOT ${jsonOpensWith('info', '{')}`, message: quote('event_info: must be a JSON object (or a string holding one)') },
     ...infoByKind,
     { when: `kind = 'port_visit' AND TRY_CAST(${infoAccess('port_visit').text('$.confidence')} AS INTEGER) NOT IN (2, 3, 4)`, message: `'event_info: confidence must be 2, 3 or 4, got ' || ${infoGot('$.confidence')}` },
     { when: `NOT ${given('event_vessels')}`, message: quote('event_vessels: is required') },
-    { when: `json_type(vessels_json) IS DISTINCT FROM 'ARRAY' OR json_array_length(vessels_json) = 0`, message: quote('event_vessels: must be a non-empty JSON array (or a string holding one)') },
+    { when: `vessel_list IS NULL OR NOT ${jsonOpensWith('vessels_json', '[')} OR len(vessel_list) = 0`, message: quote('event_vessels: must be a non-empty JSON array (or a string holding one)') },
     { when: `len(list_filter(vessel_list, v -> coalesce(v.id, '') = '')) > 0`, message: quote('event_vessels: every element must be an object with a string id') },
     { when: `main_vessel IS NULL`, message: `'event_vessels: must contain the vessel of entity_id "' || ${field('entity_id')} || '"'` },
     { when: `kind = 'encounter' AND (len(vessel_list) <> 2 OR other_vessel IS NULL)`, message: quote('event_vessels: an encounter row must list exactly two different vessels') },
@@ -109,26 +119,24 @@ export function compileIngest(datasetKind: EventKind | undefined, source: string
   const normalizedVessel = (v: string) =>
     `struct_pack(id := ${v}.id, ssvid := ${v}.ssvid, name := ${v}.name, flag := upper(${v}.flag), type := lower(${v}.type), gear_type := ${v}.gear_type, public_authorizations := ${v}.public_authorizations, next_port := ${v}.next_port)`;
   return `
-WITH parsed AS (
-  SELECT file_no, file, line, TRY_CAST(doc AS JSON) AS doc_json FROM ${source}
-), top_level AS (
-  SELECT *, json_extract_string(doc_json, ${TOP_PATHS}) AS top FROM parsed
+WITH top_level AS (
+  SELECT file_no, file, line, doc AS doc_json, TRY(json_extract_string(doc, ${TOP_PATHS})) AS top FROM ${source}
 ), columns AS (
   SELECT *,
     ${kindExpr} AS kind,
     ${timestamp('event_start')} AS start_ts,
     ${timestamp('event_end')} AS end_ts,
-    ${nested('event_info')} AS info,
-    ${nested('event_vessels')} AS vessels_json,
-    ${nested('regions_mean_position')} AS regions_json
+    ${field('event_info')} AS info,
+    ${field('event_vessels')} AS vessels_json,
+    ${field('regions_mean_position')} AS regions_json
   FROM top_level
 ), vessels AS (
   SELECT *,
-    json_transform(vessels_json, '${VESSEL_LIST_JSON_SHAPE}') AS vessel_list,
-    json_transform(regions_json, '${regionsShape}') AS region_lists,
-    json_type(regions_json, [${REGION_MEMBERS.map((m) => `'$.${m.source}'`).join(', ')}]) AS region_types,
-    ${perKind((k) => `json_extract_string(info, [${infoPaths[k].map((p) => `'${p}'`).join(', ')}])`)} AS info_text,
-    ${perKind((k) => `json_type(info, [${infoPaths[k].map((p) => `'${p}'`).join(', ')}])`)} AS info_type
+    TRY(json_transform(vessels_json, '${VESSEL_LIST_JSON_SHAPE}')) AS vessel_list,
+    TRY(json_transform(regions_json, '${regionsShape}')) AS region_lists,
+    TRY(json_type(regions_json, [${REGION_MEMBERS.map((m) => `'$.${m.source}'`).join(', ')}])) AS region_types,
+    ${perKind((k) => `TRY(json_extract_string(info, [${infoPaths[k].map((p) => `'${p}'`).join(', ')}]))`)} AS info_text,
+    ${perKind((k) => (objectPaths[k].length ? `TRY(json_type(info, [${objectPaths[k].map((p) => `'${p}'`).join(', ')}]))` : 'NULL::VARCHAR[]'))} AS info_type
   FROM columns
 ), picked AS (
   SELECT *,

@@ -30,11 +30,15 @@ export interface JsonAccess {
   type(path: string): string;
 }
 
-/** Every leaf and object path of the declared fields, in declaration order (`$.a`, `$.a.b`). */
-export function fieldPaths(fields: InfoField[], prefix = '$'): string[] {
+/**
+ * Every leaf and object path of the declared fields, in declaration order (`$.a`, `$.a.b`);
+ * with `objectsOnly`, the paths of object fields alone.
+ */
+export function fieldPaths(fields: InfoField[], prefix = '$', objectsOnly = false): string[] {
   return fields.flatMap((f) => {
     const path = `${prefix}.${f.source}`;
-    return isObjectField(f) ? [path, ...fieldPaths(f.fields, path)] : [path];
+    if (!isObjectField(f)) return objectsOnly ? [] : [path];
+    return [path, ...fieldPaths(f.fields, path, objectsOnly)];
   });
 }
 
