@@ -1,6 +1,7 @@
-// demo: generate the demo events and their reference data, and load them through the normal writer.
+// demo: generate the demo events and their reference data (in a worker thread), and load them
+// through the normal writer.
 import { existsSync } from 'node:fs';
-import { demoReferenceData, demoRows, DemoWorld } from '../data/demo/generate.ts';
+import { GeneratorThread } from '../data/demo/generator-thread.ts';
 import { defaultVersionTag, editDatabase } from '../data/load.ts';
 import type { PublishedVersion } from '../store/duckdb/writer.ts';
 import { progressReporter } from './progress.ts';
@@ -8,23 +9,23 @@ import { progressReporter } from './progress.ts';
 export async function createDemoDatabase(dbPath: string, events: number, seed: number): Promise<PublishedVersion[]> {
   if (existsSync(dbPath)) throw new Error(`${dbPath} exists; remove it or choose another --db`);
   const progress = progressReporter('demo', events);
-  const world = new DemoWorld({ events, seed });
+  const generator = new GeneratorThread({ events, seed }, 'row');
   try {
     return await editDatabase(dbPath, async (writer) => {
       let line = 0;
-      const documents = function* () {
-        for (const row of demoRows(world, { events, seed })) yield { line: ++line, doc: JSON.stringify(row) };
+      const documents = async function* () {
+        for await (const batch of generator.batches()) for (const doc of batch.docs) yield { line: ++line, doc };
       };
       await writer.stageDocuments(0, `demo(seed ${seed})`, documents(), progress.update);
       const { published } = await writer.publish({ version: defaultVersionTag(), source: `demo --events ${events} --seed ${seed}` });
-      // Read after the rows: the client examples join the fleet as rows are made.
-      const reference = demoReferenceData(world);
+      const reference = generator.reference();
       await writer.replaceGroups(reference.groups);
       await writer.upsertPorts(reference.ports);
       for (const [dataset, regions] of Object.entries(reference.regions)) await writer.replaceRegions(dataset, regions);
       return published;
     });
   } finally {
+    await generator.close();
     progress.done();
   }
 }

@@ -1,12 +1,14 @@
 // `vessel-events generate`: the demo written as files an operator would load, in the published-
-// events layout (one file per kind), plus vessel groups, ports and region geometries. NDJSON is
-// written as rows are made; CSV and Parquet are converted from it by DuckDB with bounded memory.
+// events layout (one file per kind), plus vessel groups, ports and region geometries. The rows are
+// made in a worker thread and NDJSON is written as they come; CSV and Parquet are converted from
+// it by DuckDB with bounded memory.
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
 import { REGION_MEMBERS } from '../record.ts';
-import { demoReferenceData, demoRows, DemoWorld, type DemoOptions } from './generate.ts';
+import type { DemoOptions } from './generate.ts';
+import { GeneratorThread } from './generator-thread.ts';
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -33,23 +35,28 @@ async function write(stream: WriteStream, text: string): Promise<void> {
 /** Writes the files; returns their paths and how many rows each kind got. */
 export async function writeDemoFiles(options: GenerateOptions): Promise<{ files: string[]; rows: Record<EventKind, number> }> {
   mkdirSync(join(options.out, 'regions'), { recursive: true });
-  const world = new DemoWorld(options);
   const ndjson = (kind: EventKind) => join(options.out, `${kind}.ndjson`);
   const streams = Object.fromEntries(EVENT_KINDS.map((k) => [k, createWriteStream(ndjson(k))])) as Record<EventKind, WriteStream>;
   const rows = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
   let total = 0;
-  for (const row of demoRows(world, options)) {
-    // As in the published tables, event_info and event_vessels are JSON strings.
-    const published = { ...row, event_info: JSON.stringify(row['event_info']), event_vessels: JSON.stringify(row['event_vessels']) };
-    const kind = row['event_type'] as EventKind;
-    await write(streams[kind], `${JSON.stringify(published)}\n`);
-    rows[kind]++;
-    if (++total % 10_000 === 0) options.onProgress?.(total);
+  // As in the published tables, event_info and event_vessels are JSON strings.
+  const generator = new GeneratorThread(options, 'published');
+  try {
+    for await (const batch of generator.batches()) {
+      const lines = Object.fromEntries(EVENT_KINDS.map((k) => [k, ''])) as Record<EventKind, string>;
+      batch.kinds.forEach((kind, i) => (lines[kind] += `${batch.docs[i]}\n`));
+      for (const kind of EVENT_KINDS) if (lines[kind]) await write(streams[kind], lines[kind]);
+      for (const kind of batch.kinds) rows[kind]++;
+      total += batch.docs.length;
+      options.onProgress?.(total);
+    }
+  } finally {
+    await generator.close();
+    await Promise.all(EVENT_KINDS.map((k) => new Promise<void>((resolve) => streams[k].end(() => resolve()))));
   }
-  await Promise.all(EVENT_KINDS.map((k) => new Promise<void>((resolve) => streams[k].end(() => resolve()))));
 
   const files = options.format === 'ndjson' ? EVENT_KINDS.map(ndjson) : await convert(options, ndjson);
-  const reference = demoReferenceData(world);
+  const reference = generator.reference();
   writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);
   writeFileSync(join(options.out, 'ports.json'), JSON.stringify(reference.ports));
   for (const [dataset, regions] of Object.entries(reference.regions)) {

@@ -2,7 +2,7 @@
 // field filled, identical for a seed. The rows go through the same loader as real data.
 import { hash } from 'node:crypto';
 import type { EventKind } from '../../query/kinds.ts';
-import { distanceKm, Geography, type Port } from './geography.ts';
+import { distanceKm, Geography, haversine, haversineKm, type Port } from './geography.ts';
 import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
@@ -25,11 +25,32 @@ const LOITERING_MIN_SHORE_KM = 37.04;
 const GAP_MIN_SHORE_KM = 50;
 
 export type PublishedRow = Record<string, unknown>;
+
+/**
+ * How a row is written as a JSON document: `row` as made (nested values as JSON), `published` as
+ * in the published tables, where event_info and event_vessels are JSON strings.
+ */
+export type RowForm = 'row' | 'published';
+export function serializeRow(row: PublishedRow, form: RowForm): string {
+  if (form === 'row') return JSON.stringify(row);
+  return JSON.stringify({ ...row, event_info: JSON.stringify(row['event_info']), event_vessels: JSON.stringify(row['event_vessels']) });
+}
 type Box = [number, number, number, number];
 
 export function eventId(kind: string, vesselId: string, startMs: number, endMs: number | null): string {
   // The one-shot hash: creating a Hash object per row costs more than the digest itself.
-  return hash('md5', `${kind}|${vesselId}|${new Date(startMs).toISOString()}|${endMs === null ? '' : new Date(endMs).toISOString()}`);
+  return hash('md5', `${kind}|${vesselId}|${isoTime(startMs)}|${endMs === null ? '' : isoTime(endMs)}`);
+}
+
+// A row formats its start and end several times (its id, seg_id, event_start, event_end): the
+// last two formatted instants are kept.
+let isoCache: [number, string, number, string] = [NaN, '', NaN, ''];
+function isoTime(ms: number): string {
+  if (ms === isoCache[0]) return isoCache[1];
+  if (ms === isoCache[2]) return isoCache[3];
+  const text = new Date(ms).toISOString();
+  isoCache = [ms, text, isoCache[0], isoCache[1]];
+  return text;
 }
 
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -114,8 +135,8 @@ export class DemoWorld {
 
   nearestPortKm(g: Ground, lon: number, lat: number): number {
     let best = Infinity;
-    for (const p of this.ports(g)) best = Math.min(best, distanceKm(lon, lat, p.lon, p.lat));
-    return best;
+    for (const p of this.ports(g)) best = Math.min(best, haversine(lon, lat, p.lon, p.lat));
+    return haversineKm(best);
   }
 
   vesselJson(v: DemoVessel, nextPort: Port | null): Record<string, unknown> {
@@ -134,9 +155,9 @@ export class DemoWorld {
       event_id: id,
       event_type: kind,
       entity_id: v.id,
-      seg_id: `${v.ssvid}-${new Date(startMs).toISOString().slice(0, 10)}T00:00:00.000000Z-1`,
-      event_start: new Date(startMs).toISOString(),
-      event_end: endMs === null ? null : new Date(endMs).toISOString(),
+      seg_id: `${v.ssvid}-${isoTime(startMs).slice(0, 10)}T00:00:00.000000Z-1`,
+      event_start: isoTime(startMs),
+      event_end: endMs === null ? null : isoTime(endMs),
       lat_mean: lat,
       lon_mean: lon,
       lon_min: box[0],
@@ -359,7 +380,12 @@ export function* demoRows(w: DemoWorld, options: DemoOptions): Generator<Publish
  * The demo's reference data, read after its rows (the client examples join the fleet as rows are
  * made): vessel groups, every port of the package, and region geometries of the layers it has.
  */
-export function demoReferenceData(w: DemoWorld): { groups: GroupMember[]; ports: PortRecord[]; regions: Record<string, RegionGeometry[]> } {
+export interface DemoReferenceData {
+  groups: GroupMember[];
+  ports: PortRecord[];
+  regions: Record<string, RegionGeometry[]>;
+}
+export function demoReferenceData(w: DemoWorld): DemoReferenceData {
   const members = (groupId: string, vessels: DemoVessel[]) => vessels.map((v) => ({ groupId, vesselId: v.id }));
   const chineseTrawlers = w.fleet.filter((v) => v.flag === 'CHN' && v.type === 'fishing');
   const groups = [

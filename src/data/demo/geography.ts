@@ -69,7 +69,14 @@ export function areaContains(a: Area, lon: number, lat: number): boolean {
   if (lon < a.bbox[0] || lon > a.bbox[2] || lat < a.bbox[1] || lat > a.bbox[3]) return false;
   let polygons = bandedRings.get(a);
   if (!polygons) bandedRings.set(a, (polygons = a.polygons.map((poly) => poly.map((ring) => new BandedRing(ring)))));
-  return polygons.some((poly) => poly[0]!.contains(lon, lat) && !poly.slice(1).some((hole) => hole.contains(lon, lat)));
+  // Plain loops: this runs several times per generated row, and closures cost here.
+  for (const rings of polygons) {
+    if (!rings[0]!.contains(lon, lat)) continue;
+    let inHole = false;
+    for (let h = 1; h < rings.length && !inHole; h++) inHole = rings[h]!.contains(lon, lat);
+    if (!inHole) return true;
+  }
+  return false;
 }
 
 /** Areas indexed by the 1-degree cells their boxes cover, so a point tests only its candidates. */
@@ -88,7 +95,9 @@ class AreaLayer {
     }
   }
   containing(lon: number, lat: number): Area[] {
-    return (this.cells.get((Math.floor(lon) + 180) * 1000 + (Math.floor(lat) + 90)) ?? []).filter((a) => areaContains(a, lon, lat));
+    const found: Area[] = [];
+    for (const a of this.cells.get((Math.floor(lon) + 180) * 1000 + (Math.floor(lat) + 90)) ?? []) if (areaContains(a, lon, lat)) found.push(a);
+    return found;
   }
 }
 
@@ -147,9 +156,20 @@ export class Geography {
 }
 
 export function distanceKm(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  return haversineKm(haversine(lon1, lat1, lon2, lat2));
+}
+
+/**
+ * The haversine of the central angle between two points. The distance grows with it, so the
+ * nearest of many points can be found on it alone, with one asin for the winner.
+ */
+export function haversine(lon1: number, lat1: number, lon2: number, lat2: number): number {
   const rad = Math.PI / 180;
   const dLat = (lat2 - lat1) * rad;
   const dLon = (lon2 - lon1) * rad;
-  const h = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+  return Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLon / 2) ** 2;
+}
+
+export function haversineKm(h: number): number {
   return 2 * 6371.0088 * Math.asin(Math.sqrt(h));
 }

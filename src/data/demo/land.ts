@@ -90,8 +90,10 @@ export class Land {
     const gy = (lat + 90) * 10;
     const x0 = Math.floor(gx);
     const y0 = Math.floor(gy);
-    const corner = (x: number, y: number) => this.cached(this.coarseCache, x * 10_000 + y, x / 10 - 180, y / 10 - 90);
-    const [a, b, c, d] = [corner(x0, y0), corner(x0 + 1, y0), corner(x0, y0 + 1), corner(x0 + 1, y0 + 1)];
+    const a = this.corner(x0, y0);
+    const b = this.corner(x0 + 1, y0);
+    const c = this.corner(x0, y0 + 1);
+    const d = this.corner(x0 + 1, y0 + 1);
     if (Math.min(a, b, c, d) > 50) {
       const fx = gx - x0;
       const fy = gy - y0;
@@ -99,6 +101,11 @@ export class Land {
     }
     // Small integer keys: a Map hashes them much faster than large ones.
     return this.cached(this.shoreCache, Math.round((lon + 180) * 50) * 10_000 + Math.round((lat + 90) * 50), lon, lat);
+  }
+
+  /** The exact distance at a corner of the 0.1-degree grid. */
+  private corner(x: number, y: number): number {
+    return this.cached(this.coarseCache, x * 10_000 + y, x / 10 - 180, y / 10 - 90);
   }
 
   private cached(cache: Map<number, number>, key: number, lon: number, lat: number): number {
