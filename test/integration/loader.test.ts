@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadFiles, loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/data/record.ts';
@@ -115,6 +116,25 @@ describe('stored records', () => {
     const dbPath = freshDb();
     await loadRows(rows, 'demo', { dbPath, version: 'v1', source: 'test' });
     records = await readAllRecords(dbPath);
+  });
+
+  test('the published events are compressed (the load stages its rows uncompressed)', async () => {
+    // Enough rows for DuckDB to find compression worth it on every column checked.
+    const dbPath = freshDb();
+    await loadRows(generateDemoRows({ events: 3000, seed: 4 }), 'demo', { dbPath, version: 'v1', source: 'test' });
+    const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+    try {
+      const c = await instance.connect();
+      const reader = await c.runAndReadAll(
+        `SELECT column_name, list(DISTINCT compression) FROM pragma_storage_info('events') WHERE column_name IN ('kind', 'vessel_id', 'lat', 'start_ts') AND segment_type <> 'VALIDITY' GROUP BY ALL ORDER BY 1`,
+      );
+      const byColumn = reader.getRowsJS() as [string, string[]][];
+      assert.equal(byColumn.length, 4);
+      for (const [column, methods] of byColumn) assert.ok(!methods.includes('Uncompressed'), `${column} stored as ${methods.join(', ')}`);
+      c.closeSync();
+    } finally {
+      instance.closeSync();
+    }
   });
 
   test('every generated row loads, and raw returns its published fields', () => {

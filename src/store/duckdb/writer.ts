@@ -89,6 +89,10 @@ export class DuckDbWriter {
     rmSync(`${this.workPath}.scratch`, { force: true });
     await c.run(`ATTACH ${sqlString(`${this.workPath}.scratch`)} AS scratch`);
     for (const t of [0, 1]) await c.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
+    // The scratch rows are written once and read once, by publish's sort: compressing them cost
+    // more CPU than their extra disk traffic (docs/performance.md). The setting is the instance's,
+    // so publish restores it before the published rows are written.
+    await c.run(`SET force_compression = 'uncompressed'`);
     await c.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(this.kind, 'stage.raw_0')} LIMIT 0`);
     const probe = await c.createAppender('raw_0', 'main', 'stage');
     this.rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
@@ -183,6 +187,7 @@ export class DuckDbWriter {
       versionIds.set(kind, nextId++);
     }
 
+    await c.run(`RESET force_compression`);
     const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
     const published: PublishedVersion[] = [];
     await c.run('BEGIN TRANSACTION');
