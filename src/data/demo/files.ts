@@ -44,9 +44,11 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   try {
     for await (const batch of generator.batches()) {
       const lines = Object.fromEntries(EVENT_KINDS.map((k) => [k, ''])) as Record<EventKind, string>;
-      batch.kinds.forEach((kind, i) => (lines[kind] += `${batch.docs[i]}\n`));
+      batch.kinds.forEach((kind, i) => {
+        lines[kind] += `${batch.docs[i]}\n`;
+        rows[kind]++;
+      });
       for (const kind of EVENT_KINDS) if (lines[kind]) await write(streams[kind], lines[kind]);
-      for (const kind of batch.kinds) rows[kind]++;
       total += batch.docs.length;
       options.onProgress?.(total);
     }

@@ -26,11 +26,8 @@ const slot = (name: string) => {
 };
 const field = (name: string) => `top[${slot(name)}]`;
 const given = (name: string) => `coalesce(${field(name)}, '') <> ''`;
-// event_info, event_vessels and regions may be JSON values or strings holding JSON (BigQuery,
-// CSV): the extracted text is the JSON either way.
-const nested = (name: string) => `TRY_CAST(${field(name)} AS JSON)`;
 const timestamp = (name: string) => `TRY_CAST(regexp_replace(${field(name)}, ' UTC$', 'Z') AS TIMESTAMPTZ)::TIMESTAMP`;
-const got = (name: string) => `json_extract(doc_json, '$.${name}')::VARCHAR`;
+const got = (name: string) => `json_extract(doc, '$.${name}')::VARCHAR`;
 // Whether valid JSON text is an object ('{') or an array ('['): its first non-blank character
 // tells, without the parse a json_type call costs.
 const jsonOpensWith = (json: string, bracket: '{' | '[') => `coalesce(ltrim(${json}, ' \t\n\r')[1] = '${bracket}', false)`;
@@ -75,7 +72,7 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
   );
   return [
     { when: `top IS NULL`, message: quote('row: not valid JSON') },
-    { when: `NOT ${jsonOpensWith('doc_json', '{')}`, message: quote('row: must be a JSON object') },
+    { when: `NOT ${jsonOpensWith('doc', '{')}`, message: quote('row: must be a JSON object') },
     { when: `NOT ${given('event_id')}`, message: quote('event_id: is required') },
     ...kindChecks,
     { when: `NOT ${given('entity_id')}`, message: quote('entity_id: is required') },
@@ -120,12 +117,14 @@ export function compileIngest(datasetKind: EventKind | undefined, source: string
     `struct_pack(id := ${v}.id, ssvid := ${v}.ssvid, name := ${v}.name, flag := upper(${v}.flag), type := lower(${v}.type), gear_type := ${v}.gear_type, public_authorizations := ${v}.public_authorizations, next_port := ${v}.next_port)`;
   return `
 WITH top_level AS (
-  SELECT file_no, file, line, doc AS doc_json, TRY(json_extract_string(doc, ${TOP_PATHS})) AS top FROM ${source}
+  SELECT file_no, file, line, doc, TRY(json_extract_string(doc, ${TOP_PATHS})) AS top FROM ${source}
 ), columns AS (
   SELECT *,
     ${kindExpr} AS kind,
     ${timestamp('event_start')} AS start_ts,
     ${timestamp('event_end')} AS end_ts,
+    -- event_info, event_vessels and regions may be JSON values or strings holding JSON (BigQuery,
+    -- CSV): the extracted text is the JSON either way; invalid JSON makes its TRY below NULL.
     ${field('event_info')} AS info,
     ${field('event_vessels')} AS vessels_json,
     ${field('regions_mean_position')} AS regions_json
