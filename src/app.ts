@@ -25,6 +25,7 @@ export interface AppOptions {
 }
 
 export const API_PREFIXES = ['/v3', '/api/v3'];
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -43,6 +44,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // One media type for every JSON body, streamed pages and plugins' answers included.
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^application\/json\s*(;|$)/i.test(type) && !/charset=/i.test(type)) {
+      reply.header('content-type', JSON_TYPE);
+    }
   });
 
   registerErrorHandling(app);
@@ -50,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', WIRE_FORMAT_HEADER],
-    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id'],
+    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'WWW-Authenticate'],
     maxAge: 86400,
   });
   await app.register(swagger, { openapi: openApiDocument() });

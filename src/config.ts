@@ -24,7 +24,7 @@ export const OPTIONS = {
   host: { env: 'VESSEL_EVENTS_HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'VESSEL_EVENTS_PORT', default: '8080', help: 'port to listen on' },
   tokens: { env: 'VESSEL_EVENTS_TOKENS', default: 'data/tokens.json', help: 'tokens file' },
-  wire: { env: 'VESSEL_EVENTS_WIRE', default: 'spec', help: 'default wire format: spec or gfw' },
+  wire: { env: 'VESSEL_EVENTS_WIRE', default: 'gfw', help: 'default wire format: gfw (the live service\'s types, which the official clients expect) or spec' },
   'cache-max-age': { env: 'VESSEL_EVENTS_CACHE_MAX_AGE', default: '3600', help: 'seconds browsers may cache GET lists' },
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },

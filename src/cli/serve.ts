@@ -1,10 +1,25 @@
 // serve: open the database read-only (reloading it when a load replaces it), build the app, listen,
 // and close gracefully on SIGINT/SIGTERM.
 import type { FastifyInstance } from 'fastify';
+import { createServer } from 'node:net';
 import { buildApp } from '../app.ts';
 import { TokenFile, TokenVerifier } from '../auth/tokens.ts';
-import type { ServerConfig } from '../config.ts';
+import { ConfigError, OPTIONS, type ServerConfig } from '../config.ts';
 import { ReloadingStore } from '../store/duckdb/reloading-store.ts';
+
+function portInUse(config: Pick<ServerConfig, 'host' | 'port'>): ConfigError {
+  return new ConfigError(`port ${config.port} on ${config.host} is in use; choose another with --port (or ${OPTIONS.port.env}), or stop what listens there`);
+}
+
+/** Fails at once if the port is taken, so `start` says so before spending time on demo data. */
+export async function checkPortFree(config: Pick<ServerConfig, 'host' | 'port'>): Promise<void> {
+  if (config.port === 0) return;
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', (e: NodeJS.ErrnoException) => reject(e.code === 'EADDRINUSE' ? portInUse(config) : e));
+    probe.listen({ host: config.host, port: config.port, exclusive: true }, () => probe.close(() => resolve()));
+  });
+}
 
 export async function serve(config: ServerConfig, onListening?: (url: string) => void): Promise<void> {
   // Reload messages go to the app's logger, which exists only once the store is open.
@@ -33,7 +48,13 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
   };
   process.on('SIGINT', () => void close('SIGINT'));
   process.on('SIGTERM', () => void close('SIGTERM'));
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (e) {
+    await app.close();
+    await stores.close();
+    throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config) : e;
+  }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   onListening?.(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);

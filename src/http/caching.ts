@@ -1,11 +1,12 @@
-// GET responses may be cached by browsers (interface 1.5): the ETag changes when the resolved
-// dataset versions or the query change; max-age is tied to how often the operator loads data.
+// GET responses may be cached by browsers (interface 1.5). The ETag stands for what was asked (the
+// whole normalised query, as echoed in `metadata`), of which data (the store's generation, new at
+// every load of anything) and in which form; max-age is tied to how often the operator loads data.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { resolvedName, type ResolvedDataset } from '../query/datasets.ts';
 
-export function etagOf(parts: unknown): string {
-  return `W/"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}"`;
+export function etagOf(answer: { operation: string; generation: string; asked: unknown }): string {
+  return `W/"${createHash('sha256').update(JSON.stringify(answer)).digest('base64url').slice(0, 32)}"`;
 }
 
 /** Sets the caching headers; true when the client's copy is current and a 304 has been sent. */

@@ -22,6 +22,8 @@ export function errorBody(statusCode: number, messages: ProblemMessage[]) {
 }
 
 export function sendError(reply: FastifyReply, statusCode: number, messages: ProblemMessage[]): FastifyReply {
+  // RFC 6750: a 401 names the scheme the client should authenticate with.
+  if (statusCode === 401) reply.header('WWW-Authenticate', 'Bearer realm="vessel-events"');
   return reply.code(statusCode).type('application/json').send(errorBody(statusCode, messages));
 }
 

@@ -135,8 +135,10 @@ function topLevelName(error: ErrorObject): string {
   return error.instancePath.split('/')[1] ?? '';
 }
 
+// A scalar sent where a list is expected is coerced to a one-element list before validation, so
+// the error's path goes one level deeper than what was sent: the scalar itself is quoted.
 function valueAt(values: Record<string, unknown>, path: string): unknown {
-  return path.split('/').slice(1).reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], values);
+  return path.split('/').slice(1).reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : v), values);
 }
 
 /** What a schema accepts, in words, derived from the schema itself so messages cannot drift from it. */

@@ -71,7 +71,10 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
       if (!g) throw new NotFound([{ title: 'region', detail: `region "${r.id}" of ${r.dataset} has no geometry loaded, which a buffer needs; load it with "vessel-events regions load"` }]);
       return g;
     });
-    if (hasBuffer) polygons = bufferPolygons(polygons, f.bufferValue!, f.bufferUnit as BufferUnit, (f.bufferOperation ?? 'DISSOLVE') as BufferOperation);
-    return { type: 'polygons', polygons: forPointTests(polygons) };
+    const from = geometry ? 'geometry' as const : refs;
+    if (!hasBuffer) return { type: 'polygons', polygons: forPointTests(polygons), from };
+    const buffer = { value: f.bufferValue!, unit: f.bufferUnit!, operation: f.bufferOperation ?? 'DISSOLVE' };
+    polygons = bufferPolygons(polygons, buffer.value, buffer.unit as BufferUnit, buffer.operation as BufferOperation);
+    return { type: 'polygons', polygons: forPointTests(polygons), from, buffer };
   };
 }

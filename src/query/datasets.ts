@@ -42,13 +42,17 @@ export interface DatasetCatalog {
   regionGeometry(dataset: string, id: string): Polygon[] | undefined;
 }
 
-export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector): DatasetRef | undefined {
+/**
+ * A malformed reference is a problem of the request (422, in `problems`); a well-formed one naming
+ * a dataset this service does not have is a 404 (decisions section 3), collected in `unknown`.
+ */
+export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector, unknown: ProblemCollector): DatasetRef | undefined {
   const colon = requested.indexOf(':');
   const id = colon === -1 ? requested : requested.slice(0, colon);
   const version = colon === -1 ? 'latest' : requested.slice(colon + 1);
-  const kind = KIND_BY_DATASET_ID[id];
+  const kind = Object.hasOwn(KIND_BY_DATASET_ID, id) ? KIND_BY_DATASET_ID[id] : undefined;
   if (!kind) {
-    problems.add(title, `unknown dataset "${id}"; known datasets: ${Object.keys(KIND_BY_DATASET_ID).join(', ')}`);
+    unknown.add(title, `unknown dataset "${id}"; known datasets: ${Object.keys(KIND_BY_DATASET_ID).join(', ')}`);
     return undefined;
   }
   if (version === '') {
@@ -59,7 +63,7 @@ export function parseDatasetRef(requested: string, title: string, problems: Prob
 }
 
 /** `latest` is the most recently loaded version; an explicit tag must exist exactly. */
-export function resolveDataset(ref: DatasetRef, catalog: DatasetCatalog): ResolvedDataset {
+export function resolveDataset(ref: DatasetRef, catalog: DatasetCatalog, title: string): ResolvedDataset {
   const candidates = catalog.versions().filter((v) => v.kind === ref.kind);
   const chosen =
     ref.version === 'latest'
@@ -69,7 +73,7 @@ export function resolveDataset(ref: DatasetRef, catalog: DatasetCatalog): Resolv
     const known = candidates.map((v) => v.version).join(', ') || 'none loaded';
     throw new NotFound([
       {
-        title: 'datasets',
+        title,
         detail:
           ref.version === 'latest'
             ? `dataset "${ref.requested}" has no data loaded`

@@ -33,6 +33,8 @@ export function isEventKind(value: string): value is EventKind {
 /** Values of the `types` filter (interface 4.1). GAP_START selects gaps still open. */
 export const EVENT_TYPE_FILTER_VALUES = ['ENCOUNTER', 'FISHING', 'LOITERING', 'GAP_START', 'GAP', 'PORT_VISIT'] as const;
 export type EventTypeFilterValue = (typeof EVENT_TYPE_FILTER_VALUES)[number];
+/** Other names clients send for a value of `types`: the Python client's enum offers PORT (decisions section 3). */
+export const EVENT_TYPE_ALIASES: Readonly<Record<string, EventTypeFilterValue>> = { PORT: 'PORT_VISIT' };
 
 export const VESSEL_TYPES = [
   'BUNKER', 'CARGO', 'DISCREPANCY', 'CARRIER', 'FISHING', 'GEAR', 'OTHER', 'PASSENGER',

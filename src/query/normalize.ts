@@ -8,7 +8,7 @@ import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, 
 import { parseDateParam } from './dates.ts';
 import type { EntryShaping, EventFilters, Paging } from './schema.ts';
 import type { DatasetAccess, EventQuery, ListQuery, TimeWindow, ValueFilter } from './types.ts';
-import type { Operator } from './kinds.ts';
+import { EVENT_TYPE_ALIASES, type EventTypeFilterValue, type Operator } from './kinds.ts';
 
 /** Maps a canonical parameter name to the spelling the client used, for error titles. */
 export type Spelling = (canonical: string) => string;
@@ -24,15 +24,17 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
   const spelling = ctx.spelling ?? asIs;
   const problems = new ProblemCollector();
 
+  const unknownDatasets = new ProblemCollector();
   const refs = filters.datasets
-    .map((d) => parseDatasetRef(d, spelling('datasets'), problems))
+    .map((d) => parseDatasetRef(d, spelling('datasets'), problems, unknownDatasets))
     .filter((r): r is DatasetRef => r !== undefined);
   const time = normalizeTimeWindow(filters, spelling, problems);
   const duration = normalizeDuration(filters, spelling, problems);
   const area = normalizeArea(filters, ctx.catalog, spelling, problems);
   problems.throwIfAny();
+  if (!unknownDatasets.empty) throw new NotFound(unknownDatasets.messages);
 
-  const datasets = resolveDatasets(refs, ctx);
+  const datasets = resolveDatasets(refs, ctx, spelling('datasets'));
   const vesselGroups = filters.vesselGroups?.length ? unique(filters.vesselGroups) : undefined;
   if (vesselGroups) checkGroupsExist(vesselGroups, ctx.catalog, spelling('vesselGroups'));
   // is-closed lists the states to keep; both (or none) keep every gap.
@@ -41,7 +43,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     datasets,
     ...(filters.vessels?.length ? { vesselIds: unique(filters.vessels) } : {}),
     ...(filters.ids?.length ? { eventIds: unique(filters.ids) } : {}),
-    ...withFilter('types', filters.types, filters.typesOperator),
+    ...withFilter('types', filters.types?.map((t): EventTypeFilterValue => EVENT_TYPE_ALIASES[t] ?? (t as EventTypeFilterValue)), filters.typesOperator),
     ...withFilter('flags', filters.flags?.map((f) => f.toUpperCase()), filters.flagsOperator),
     ...withFilter('vesselTypes', filters.vesselTypes?.map((t) => t.toLowerCase()), filters.vesselTypesOperator),
     ...(vesselGroups ? { vesselGroups } : {}),
@@ -101,14 +103,21 @@ export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: N
 
 /** The one dataset of a by-id request, checked for access and resolved. */
 export function normalizeSingleDataset(dataset: string, ctx: NormalizeContext): ResolvedDataset {
+  const title = (ctx.spelling ?? asIs)('dataset');
+  const several = dataset.split(',').filter((d) => d.trim() !== '');
+  if (several.length > 1) {
+    throw new InvalidParameters([{ title, detail: `${title} takes exactly one dataset, the one holding the event; got ${several.length}: ${several.join(', ')}` }]);
+  }
   const problems = new ProblemCollector();
-  const ref = parseDatasetRef(dataset, (ctx.spelling ?? asIs)('dataset'), problems);
+  const unknown = new ProblemCollector();
+  const ref = parseDatasetRef(dataset, title, problems, unknown);
   problems.throwIfAny();
-  const [resolved] = resolveDatasets([ref!], ctx);
+  if (!unknown.empty) throw new NotFound(unknown.messages);
+  const [resolved] = resolveDatasets([ref!], ctx, title);
   return resolved!;
 }
 
-function resolveDatasets(refs: DatasetRef[], ctx: NormalizeContext): ResolvedDataset[] {
+function resolveDatasets(refs: DatasetRef[], ctx: NormalizeContext, title: string): ResolvedDataset[] {
   const denied = refs.filter((r) => !ctx.access.canRead(r.datasetId));
   if (denied.length > 0) {
     // Live wording (reference/gfw-examples/errors.real-examples.json), naming what was asked for.
@@ -120,7 +129,7 @@ function resolveDatasets(refs: DatasetRef[], ctx: NormalizeContext): ResolvedDat
   const resolved: ResolvedDataset[] = [];
   for (const ref of refs) {
     try {
-      resolved.push(resolveDataset(ref, ctx.catalog));
+      resolved.push(resolveDataset(ref, ctx.catalog, title));
     } catch (e) {
       if (e instanceof NotFound) notFound.push(e);
       else throw e;

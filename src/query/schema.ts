@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
 import { REGION_DATASETS } from './regions.ts';
-import { ENCOUNTER_TYPES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
+import { ENCOUNTER_TYPES, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, description: string) {
@@ -43,8 +43,8 @@ export const EventFilterProperties = {
     examples: [['public-global-fishing-events:latest']],
   }),
   vessels: Type.Array(Type.String({ minLength: 1 }), { description: 'Vessel ids (`vessel.id`).' }),
-  types: Type.Array(StringEnum(EVENT_TYPE_FILTER_VALUES, 'Event kind'), {
-    description: 'Event kinds within the chosen datasets. GAP: every gap; GAP_START: gaps still open.',
+  types: Type.Array(StringEnum([...EVENT_TYPE_FILTER_VALUES, ...Object.keys(EVENT_TYPE_ALIASES)], 'Event kind'), {
+    description: 'Event kinds within the chosen datasets. GAP: every gap; GAP_START: gaps still open; PORT means PORT_VISIT.',
   }),
   typesOperator: operator('types'),
   flags: Type.Array(Type.String({ pattern: '^[A-Za-z]{3}$', 'x-expected': 'an ISO3 flag code' }), {

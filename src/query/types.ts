@@ -10,7 +10,14 @@ import type { Polygon } from '../geo/geojson.ts';
  */
 export type AreaFilter =
   | { type: 'regions'; regions: { dataset: string; member: RegionMember; id: string }[] }
-  | { type: 'polygons'; polygons: Polygon[] };
+  | {
+      type: 'polygons';
+      polygons: Polygon[];
+      /** What the polygons were made from, for the query's echo: the request's geometry, or named regions... */
+      from: 'geometry' | { dataset: string; id: string }[];
+      /** ...and the buffer applied to it, if any. */
+      buffer?: { value: number; unit: string; operation: string };
+    };
 
 export interface ValueFilter<T extends string> {
   values: T[];

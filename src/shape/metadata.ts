@@ -1,35 +1,42 @@
-// `metadata` echoes what the service understood (decisions section 5): resolved datasets and the
-// normalised filters, for people debugging a query. The same description keys the ETag.
-import { resolvedName } from '../query/datasets.ts';
-import type { EventQuery, ListQuery } from '../query/types.ts';
+// The echo of a normalised query (decisions section 5: `metadata` says what the service
+// understood). It walks every member of the query, so a filter added to EventQuery appears here
+// and in the ETag (src/http/caching.ts) without a second list of filters to keep in step; only the
+// members whose stored form is unreadable (dataset references, epoch milliseconds, polygons) are
+// rendered.
+import { createHash } from 'node:crypto';
+import { resolvedName, type ResolvedDataset } from '../query/datasets.ts';
+import type { AreaFilter, EventQuery, ListQuery, TimeWindow } from '../query/types.ts';
 
-export function describeQuery(q: EventQuery | ListQuery): Record<string, unknown> {
-  const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
-  const described: Record<string, unknown> = {
-    datasets: q.datasets.map(resolvedName),
-    vessels: q.vesselIds,
-    ids: q.eventIds,
-    types: q.types,
-    flags: q.flags,
-    vesselTypes: q.vesselTypes,
-    vesselGroups: q.vesselGroups,
-    confidences: q.confidences,
-    encounterTypes: q.encounterTypes,
-    gapIntentionalDisabling: q.gapIntentional,
-    isClosed: q.gapClosed,
-    portIds: q.portIds,
-    nextPortIds: q.nextPortIds,
-    minDurationHours: q.duration?.minMs === undefined ? undefined : q.duration.minMs / 3_600_000,
-    maxDurationHours: q.duration?.maxMs === undefined ? undefined : q.duration.maxMs / 3_600_000,
-    startDate: iso(q.time.startMs),
-    endDate: iso(q.time.endMs),
-    timeFilterMode: q.time.mode,
+const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
+const hours = (ms: number | undefined) => (ms === undefined ? undefined : ms / 3_600_000);
+
+function echoArea(area: AreaFilter): unknown {
+  if (area.type === 'regions') return area;
+  const { polygons, ...described } = area;
+  // The polygons can hold thousands of vertices (a buffered EEZ): they are summed up, and their
+  // digest stands for them, so two different shapes never echo (or cache) alike.
+  return {
+    ...described,
+    polygons: polygons.length,
+    vertices: polygons.reduce((n, p) => n + p.reduce((m, ring) => m + ring.length, 0), 0),
+    digest: createHash('sha256').update(JSON.stringify(polygons)).digest('base64url').slice(0, 22),
   };
-  if ('sort' in q) {
-    described['sort'] = q.sort;
-    if (q.shape.includes) described['includes'] = q.shape.includes;
-    if (!q.shape.includeRegions) described['includeRegions'] = false;
-    if (q.shape.summary) described['summary'] = true;
+}
+
+const RENDER: { [K in keyof ListQuery]?: (value: NonNullable<ListQuery[K]>) => unknown } = {
+  datasets: (datasets: ResolvedDataset[]) => datasets.map(resolvedName),
+  time: (t: TimeWindow) => ({ startDate: iso(t.startMs), endDate: iso(t.endMs), timeFilterMode: t.mode }),
+  duration: (d) => ({ minHours: hours(d.minMs), maxHours: hours(d.maxMs) }),
+  area: echoArea,
+};
+
+/** Every member of the normalised query, in JSON-ready form; undefined members are left out. */
+export function echoQuery(q: EventQuery | ListQuery): Record<string, unknown> {
+  const echoed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(q)) {
+    if (value === undefined) continue;
+    const render = RENDER[key as keyof ListQuery] as ((v: unknown) => unknown) | undefined;
+    echoed[key] = render ? render(value) : value;
   }
-  return Object.fromEntries(Object.entries(described).filter(([, v]) => v !== undefined));
+  return echoed;
 }

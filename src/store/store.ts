@@ -12,6 +12,8 @@ export interface EventStore extends DatasetCatalog {
   search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>>;
   getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
+  /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
+  generation(): string;
   /** True once the store can answer (database open, at least one dataset loaded). */
   ready(): boolean;
   close(): Promise<void>;

@@ -13,9 +13,10 @@ import { Random } from '../../src/data/demo/random.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
 import type { EventRecord } from '../../src/data/record.ts';
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { caseCount, seedOf } from '../helpers/size.ts';
 
-const SEED = Number(process.env['AREA_TEST_SEED'] ?? Math.floor(Date.now() / 86_400_000));
-const QUERIES = Number(process.env['AREA_TEST_QUERIES'] ?? 200);
+const SEED = seedOf('AREA_TEST_SEED', 20779);
+const QUERIES = caseCount('AREA_TEST_QUERIES', 200, 60);
 type Ring = [number, number][];
 type Poly = Ring[];
 

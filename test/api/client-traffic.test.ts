@@ -1,14 +1,17 @@
 // Requests recorded from the official clients (spec/client-traffic.md) that use only this
-// server's parameters, answered in the `gfw` wire format their strict models expect. Requests that
+// server's parameters, answered by the default configuration, whose `gfw` wire format is what
+// their strict models expect (they cannot send X-Wire-Format). Requests that
 // use filters of later issues must get an explicit 422, never a silently wider result.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { OPTIONS } from '../../src/config.ts';
+import type { WireFormat } from '../../src/shape/wire.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 describe('official client requests', () => {
   let t: TestApp;
   before(async () => {
-    t = await startTestApp({ wire: 'gfw' });
+    t = await startTestApp({ wire: OPTIONS.wire.default as WireFormat });
   });
   after(() => t.close());
 
@@ -46,6 +49,30 @@ describe('official client requests', () => {
       assert.equal(e.vessel.id, '8c7304226-6c71-edbe-0b63-c246734b3c01');
       assert.ok(typeof e.start === 'string' && typeof e.end === 'string');
     }
+  });
+
+  test('Python: types ["PORT"] from its event-type enum means PORT_VISIT', async () => {
+    const list = (types: string[]) => t.app.inject({
+      method: 'POST', url: '/v3/events?limit=50&offset=0', headers: python(),
+      payload: { datasets: ['public-global-port-visits-events:latest', 'public-global-fishing-events:latest'], types },
+    });
+    const port = await list(['PORT']);
+    assert.equal(port.statusCode, 200, port.body);
+    const visits = (await list(['PORT_VISIT'])).json() as { total: number; entries: { id: string; type: string }[] };
+    const body = port.json() as { total: number; entries: { id: string; type: string }[]; metadata: { types: unknown } };
+    assert.ok(body.total > 0);
+    assert.equal(body.total, visits.total);
+    assert.deepEqual(body.entries.map((e) => e.id), visits.entries.map((e) => e.id));
+    assert.ok(body.entries.every((e) => e.type === 'port_visit'));
+    assert.deepEqual(body.metadata.types, { values: ['PORT_VISIT'], operator: 'INCLUDE' });
+  });
+
+  test('gfwr: get_event("GAP") reads open gaps, whose end is "" on the default configuration', async () => {
+    const res = await t.app.inject({ url: '/v3/events?datasets=public-global-gaps-events:latest&types=GAP_START&limit=5&offset=0', headers: t.auth });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { total: number; entries: { end: unknown }[] };
+    assert.ok(body.total > 0);
+    for (const e of body.entries) assert.equal(e.end, '');
   });
 
   test('Python: list pages with sort=-start in the query string', async () => {

@@ -31,6 +31,14 @@ describe('errors, in the GFW shape with exact bodies', () => {
       { statusCode: 404, error: 'Not Found', messages: [{ title: 'Not Found', detail: 'no route GET /v3/vessels; see /docs' }] }],
     ['an unknown version', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:v1&limit=1&offset=0', headers: t.auth }), 404,
       { statusCode: 404, error: 'Not Found', messages: [{ title: 'datasets', detail: 'dataset "public-global-fishing-events:v1" has no version "v1" (loaded versions: v20240101)' }] }],
+    ['an unknown dataset', () => t.app.inject({ url: '/v3/events?datasets=public-global-whales:latest&limit=1&offset=0', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'datasets', detail: 'unknown dataset "public-global-whales"; known datasets: public-global-fishing-events, public-global-encounters-events, public-global-encounter-events, public-global-loitering-events, public-global-port-visits-events, public-global-port-visits-c2-events, public-global-gaps-events' }] }],
+    ['an unknown version on the by-id route', () => t.app.inject({ url: '/v3/events/0000?dataset=public-global-fishing-events:v1', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'dataset', detail: 'dataset "public-global-fishing-events:v1" has no version "v1" (loaded versions: v20240101)' }] }],
+    ['two datasets on the by-id route', () => t.app.inject({ url: '/v3/events/0000?dataset=public-global-fishing-events:latest,public-global-gaps-events:latest', headers: t.auth }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'dataset', detail: 'dataset takes exactly one dataset, the one holding the event; got 2: public-global-fishing-events:latest, public-global-gaps-events:latest' }] }],
+    ['a POST scalar where a list is expected', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], flags: 'CHINA' } }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flags', detail: 'flags must be a list of values, each an ISO3 flag code, got "CHINA"' }] }],
     ['an unknown event id', () => t.app.inject({ url: '/v3/events/0000?dataset=public-global-fishing-events:latest', headers: t.auth }), 404,
       { statusCode: 404, error: 'Not Found', messages: [{ title: 'eventId', detail: 'no event "0000" in public-global-fishing-events:v20240101' }] }],
     ['a body over the limit', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ datasets: ['x'.repeat(3000)] }) }), 413,
@@ -59,6 +67,37 @@ describe('errors, in the GFW shape with exact bodies', () => {
       else assert.equal(json.statusCode, status);
     });
   }
+
+  test('401 names the Bearer scheme in WWW-Authenticate', async () => {
+    for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer ve_nope' }]) {
+      const res = await t.app.inject({ url: LIST, headers });
+      assert.equal(res.statusCode, 401);
+      assert.equal(res.headers['www-authenticate'], 'Bearer realm="vessel-events"');
+    }
+  });
+
+  test('every JSON response, streamed, plain, error or plugin\'s, is application/json; charset=utf-8', async () => {
+    const requests = [
+      { url: LIST, headers: t.auth },
+      { method: 'POST' as const, url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'] } },
+      { url: '/v3/events/stats?datasets=public-global-fishing-events:latest&timeseries-interval=YEAR', headers: t.auth },
+      { method: 'POST' as const, url: '/v3/events/stats', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], timeseriesInterval: 'YEAR' } },
+      { url: '/v3/events/0000?dataset=public-global-fishing-events:latest', headers: t.auth },
+      { url: LIST },
+      { url: `${LIST}&limit=0`, headers: t.auth },
+      { url: '/nowhere' },
+      { url: '/healthz' },
+      { url: '/readyz' },
+      { url: '/openapi.json' },
+    ];
+    const record = fixture.records[0]!;
+    const datasetOf = { fishing: 'public-global-fishing-events', encounter: 'public-global-encounters-events', loitering: 'public-global-loitering-events', port_visit: 'public-global-port-visits-events', gap: 'public-global-gaps-events' }[record.kind];
+    requests.push({ url: `/v3/events/${record.id}?dataset=${datasetOf}:latest`, headers: t.auth });
+    for (const request of requests) {
+      const res = await t.app.inject(request);
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8', `${request.url}: ${res.statusCode}`);
+    }
+  });
 
   test('422 lists one message per bad parameter', async () => {
     const res = await t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:latest&limit=0&offset=-2&types=WHALING&flags-operator=maybe', headers: t.auth });

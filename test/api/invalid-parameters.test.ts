@@ -9,11 +9,11 @@ const BODY = { datasets: ['public-global-fishing-events:latest'] };
 
 // [description, GET query suffix or POST body members, status, title, detail pattern]
 const GET_CASES: [string, string, number, string, RegExp][] = [
-  ['an unknown dataset', 'datasets=public-global-whales:latest&limit=1&offset=0', 422, 'datasets', /unknown dataset "public-global-whales"; known datasets: public-global-fishing-events/],
+  ['an unknown dataset', 'datasets=public-global-whales:latest&limit=1&offset=0', 404, 'datasets', /unknown dataset "public-global-whales"; known datasets: public-global-fishing-events/],
   ['an empty dataset version', 'datasets=public-global-fishing-events:&limit=1&offset=0', 422, 'datasets', /has an empty version/],
   ['missing datasets', 'limit=1&offset=0', 422, 'datasets', /datasets is required/],
   ['an empty vessel id', `${BASE}&vessels=`, 200, '', /./],
-  ['an unknown type', `${BASE}&types=WHALING`, 422, 'types', /one of ENCOUNTER, FISHING, LOITERING, GAP_START, GAP, PORT_VISIT, got "WHALING"/],
+  ['an unknown type', `${BASE}&types=WHALING`, 422, 'types', /one of ENCOUNTER, FISHING, LOITERING, GAP_START, GAP, PORT_VISIT, PORT, got "WHALING"/],
   ['a bad types operator', `${BASE}&types=GAP&typesOperator=MAYBE`, 422, 'typesOperator', /one of INCLUDE, EXCLUDE, got "MAYBE"/],
   ['a flag that is not ISO3', `${BASE}&flags=CHINA`, 422, 'flags', /an ISO3 flag code, got "CHINA"/],
   ['a bad flags operator', `${BASE}&flags-operator=NOT`, 422, 'flags-operator', /one of INCLUDE, EXCLUDE/],

@@ -10,9 +10,10 @@ import { GROUP_BY, GROUP_REGION_MEMBER, type GroupBy } from '../../src/query/sta
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
 import { referenceMatches } from '../helpers/reference.ts';
+import { caseCount, seedOf } from '../helpers/size.ts';
 
-const SEED = Number(process.env['STATS_TEST_SEED'] ?? Math.floor(Date.now() / 86_400_000));
-const QUERIES = Number(process.env['STATS_TEST_QUERIES'] ?? 300);
+const SEED = seedOf('STATS_TEST_SEED', 20779);
+const QUERIES = caseCount('STATS_TEST_QUERIES', 300, 80);
 
 function bucket(ms: number, interval: string): string {
   const d = new Date(ms);

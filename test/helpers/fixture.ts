@@ -1,5 +1,6 @@
 // A real DuckDB file built by the project's own loader from generated demo rows, plus an app on it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -17,40 +18,95 @@ import type { EventStore } from '../../src/store/store.ts';
 export interface Fixture {
   dir: string;
   dbPath: string;
-  rows: PublishedRow[];
+  /** The published rows the database was loaded from (generated again on first use). */
+  readonly rows: PublishedRow[];
   records: EventRecord[];
   /** Vessel group id -> its vessel ids, as loaded. */
   groups: Map<string, Set<string>>;
   cleanup(): void;
 }
 
-export async function buildFixtureDb(options: { events?: number; seed?: number; version?: string } = {}): Promise<Fixture> {
-  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
-  const dbPath = join(dir, 'events.duckdb');
-  const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
+/**
+ * Databases built by the loader, one per (events, seed, version) and version of the source code,
+ * kept between test files and runs: each test gets its own copy, so it may change it freely. The
+ * key holds a digest of src/, so a change to the loader or the generator builds them again.
+ */
+const CACHE_DIR = join(tmpdir(), 'vessel-events-test-fixtures');
+let sourceDigest: string | undefined;
+function digestOfSources(): string {
+  if (!sourceDigest) {
+    const hash = createHash('sha256');
+    const root = join(import.meta.dirname, '../../src');
+    for (const file of (readdirSync(root, { recursive: true }) as string[]).sort()) {
+      const path = join(root, file);
+      if (statSync(path).isFile()) hash.update(file).update(readFileSync(path));
+    }
+    sourceDigest = hash.digest('hex').slice(0, 16);
+  }
+  return sourceDigest;
+}
+
+async function buildDatabase(dbPath: string, demo: { events: number; seed: number }, version: string): Promise<void> {
   const world = new DemoWorld(demo);
-  const rows = [...demoRows(world, demo)];
-  await loadRows(rows, 'fixture', { dbPath, version: options.version ?? 'v20240101', source: 'test fixture' });
+  await loadRows(demoRows(world, demo), 'fixture', { dbPath, version, source: 'test fixture' });
   const reference = demoReferenceData(world);
   await editDatabase(dbPath, async (w) => {
     await w.replaceGroups(reference.groups);
     await w.upsertPorts(reference.ports);
     for (const [dataset, regions] of Object.entries(reference.regions)) await w.replaceRegions(dataset, regions);
   });
-  const groups = new Map<string, Set<string>>();
-  for (const m of reference.groups) (groups.get(m.groupId) ?? groups.set(m.groupId, new Set()).get(m.groupId)!).add(m.vesselId);
-  return { dir, dbPath, rows, records: await readAllRecords(dbPath), groups, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The cached database for these options, built first if no test file has built it yet. */
+async function cachedDatabase(demo: { events: number; seed: number }, version: string): Promise<string> {
+  const cached = join(CACHE_DIR, `${demo.events}-${demo.seed}-${version}-${digestOfSources()}.duckdb`);
+  if (existsSync(cached)) return cached;
+  mkdirSync(CACHE_DIR, { recursive: true });
+  // Built under a name of its own and renamed into place: test files running at once never see half of one.
+  const building = `${cached}.building-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await buildDatabase(building, demo, version);
+    renameSync(building, cached);
+  } finally {
+    rmSync(building, { force: true });
+  }
+  return cached;
+}
+
+export async function buildFixtureDb(options: { events?: number; seed?: number; version?: string } = {}): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
+  const dbPath = join(dir, 'events.duckdb');
+  const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
+  copyFileSync(await cachedDatabase(demo, options.version ?? 'v20240101'), dbPath);
+  const { records, groups } = await readStored(dbPath);
+  let rows: PublishedRow[] | undefined;
+  return {
+    dir, dbPath, records, groups,
+    get rows() {
+      return (rows ??= [...demoRows(new DemoWorld(demo), demo)]);
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /** Every stored record, read with a plain SELECT: no filter compiler involved. */
 export async function readAllRecords(dbPath: string): Promise<EventRecord[]> {
+  return (await readStored(dbPath)).records;
+}
+
+/** Every stored record and vessel group, read with plain SELECTs. */
+async function readStored(dbPath: string): Promise<{ records: EventRecord[]; groups: Map<string, Set<string>> }> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
   try {
     const connection = await instance.connect();
     const reader = await connection.runAndReadAll(`SELECT ${SELECT_COLUMNS} FROM events`);
     const records = reader.convertRows(JSDuckDBValueConverter).map((row) => toRecord(row as unknown[]));
+    const groups = new Map<string, Set<string>>();
+    for (const [group, vessel] of (await connection.runAndReadAll('SELECT group_id, vessel_id FROM vessel_groups')).getRowsJS() as [string, string][]) {
+      (groups.get(group) ?? groups.set(group, new Set()).get(group)!).add(vessel);
+    }
     connection.closeSync();
-    return records;
+    return { records, groups };
   } finally {
     instance.closeSync();
   }

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -99,6 +101,38 @@ describe('vessel-events CLI', () => {
       assert.equal((await fetch(`${url}/v3/events?datasets=public-global-loitering-events:latest&limit=1&offset=0`)).status, 401);
     } finally {
       stop();
+    }
+  });
+
+  test('-h, --version and help <command> answer; a mistyped command or option is named with the nearest one', async () => {
+    assert.equal((await cli(['-h'])).stdout, (await cli(['--help'])).stdout);
+    const version = JSON.parse(readFileSync(join(import.meta.dirname, '../../package.json'), 'utf8')).version as string;
+    assert.equal((await cli(['--version'])).stdout, `vessel-events ${version}\n`);
+    const help = await cli(['help', 'load']);
+    assert.equal(help.code, 0);
+    assert.equal(help.stdout, (await cli(['load', '--help'])).stdout);
+    assert.equal((await cli(['serve', '-h'])).stdout, (await cli(['serve', '--help'])).stdout);
+    const command = await cli(['strat']);
+    assert.equal(command.code, 2);
+    assert.match(command.stderr, /unknown command "strat"; did you mean start\?/);
+    const option = await cli(['serve', '--prot', '9000']);
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /unknown option --prot; did you mean --port\?/);
+    assert.doesNotMatch((await cli(['serve', '--zzzzzz', '1'])).stderr, /did you mean/);
+  });
+
+  test('start on a port in use says so at once, before building demo data', async () => {
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    try {
+      const port = (busy.address() as AddressInfo).port;
+      const db = join(dir, 'never.duckdb');
+      const res = await cli(['start', '--port', String(port), '--db', db, '--tokens', join(dir, 'never-tokens.json')]);
+      assert.equal(res.code, 2);
+      assert.match(res.stderr, new RegExp(`port ${port} on 127.0.0.1 is in use; choose another with --port`));
+      assert.equal(existsSync(db), false);
+    } finally {
+      busy.close();
     }
   });
 });

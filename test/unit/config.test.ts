@@ -19,3 +19,15 @@ test('memory-limit: 4GB by default, a size from the flag or the environment, a c
     else process.env['VESSEL_EVENTS_MEMORY_LIMIT'] = saved;
   }
 });
+
+test('wire: gfw by default, the format the official clients read; spec when asked', () => {
+  const saved = process.env['VESSEL_EVENTS_WIRE'];
+  delete process.env['VESSEL_EVENTS_WIRE'];
+  try {
+    assert.equal(serverConfig({}).wire, 'gfw');
+    assert.equal(serverConfig({ wire: 'spec' }).wire, 'spec');
+    assert.throws(() => serverConfig({ wire: 'xml' }), (e: unknown) => e instanceof ConfigError && /--wire/.test(e.message));
+  } finally {
+    if (saved !== undefined) process.env['VESSEL_EVENTS_WIRE'] = saved;
+  }
+});

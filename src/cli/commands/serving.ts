@@ -4,7 +4,7 @@ import { integerOption, option, serverConfig, type OptionName } from '../../conf
 import { TokenFile } from '../../auth/tokens.ts';
 import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
-import { serve } from '../serve.ts';
+import { checkPortFree, serve } from '../serve.ts';
 
 const SERVE_OPTIONS: OptionName[] = ['db', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'log-level'];
 
@@ -23,6 +23,7 @@ export const startCommand: Command = {
   options: [...SERVE_OPTIONS, 'events', 'seed'],
   async run(flags) {
     const config = serverConfig(flags);
+    await checkPortFree(config);
     if (!existsSync(config.dbPath)) {
       const events = integerOption('events', flags, 1);
       console.log(`No database at ${config.dbPath}: creating demo data (${events} events)...`);

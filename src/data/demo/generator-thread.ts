@@ -20,6 +20,12 @@ export type GeneratorMessage =
 const BATCH_ROWS = 1000;
 const CREDITS = 8;
 
+// Compiled (dist/), the worker is plain JavaScript; run from source, a worker starts without the
+// TypeScript loader of the main thread, so an entry registers it first (worker-entry.mjs).
+const WORKER_URL = import.meta.url.endsWith('.ts')
+  ? new URL('./worker-entry.mjs', import.meta.url)
+  : new URL('./generator-worker.js', import.meta.url);
+
 export class GeneratorThread {
   private readonly worker: Worker;
   private readonly queue: GeneratorMessage[] = [];
@@ -31,7 +37,7 @@ export class GeneratorThread {
     // Only the generator's own options cross to the thread (callers may pass callbacks beside them).
     const { events, seed, fromMs, toMs } = options;
     const request: GeneratorRequest = { options: { events, seed, fromMs, toMs }, form, batchRows: BATCH_ROWS, credits: CREDITS };
-    this.worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), { workerData: request });
+    this.worker = new Worker(WORKER_URL, { workerData: request });
     this.worker.on('message', (m: GeneratorMessage) => this.wake(() => this.queue.push(m)));
     this.worker.on('error', (e) => this.wake(() => (this.failure ??= e)));
     this.worker.on('exit', (code) => this.wake(() => {

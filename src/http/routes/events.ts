@@ -11,7 +11,7 @@ import {
 import type { ListQuery } from '../../query/types.ts';
 import { toEntry } from '../../shape/entry.ts';
 import { streamListBody } from '../../shape/list-body.ts';
-import { describeQuery } from '../../shape/metadata.ts';
+import { echoQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
 import type { EventStore } from '../../store/store.ts';
 import { pinnedStore } from '../store-pinning.ts';
@@ -31,11 +31,11 @@ const security = [{ ApiKeyAuth: [] }];
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): Promise<void> {
   const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling });
 
-  async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, wire: WireFormat): Promise<FastifyReply> {
+  async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
     const total = await store.count(list);
     const pages = list.offset < total ? await store.search(list) : [];
 
-    const footer = { total, limit: list.limit, offset: list.offset, metadata: describeQuery(list) };
+    const footer = { total, limit: list.limit, offset: list.offset, metadata };
     return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));
   }
 
@@ -53,9 +53,11 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const shaping = { includes: query.includes, includeRegions: query.includeRegions, summary: query.summary };
     const list = normalizeListQuery(query, query, context(request, spelling), shaping);
     setResolvedDatasets(reply, list.datasets);
-    const etag = etagOf([describeQuery(list), list.limit, list.offset, list.datasets.map((d) => d.resolved.versionId), wire]);
+    const store = pinnedStore(request);
+    const metadata = echoQuery(list);
+    const etag = etagOf({ operation: 'list', generation: store.generation(), asked: { metadata, wire } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    return sendList(pinnedStore(request), reply, list, wire);
+    return sendList(store, reply, list, metadata, wire);
   });
 
   app.post('/events', {
@@ -72,7 +74,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const wire = wireFormatOf(request, options.defaultWire);
     const list = normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
     setResolvedDatasets(reply, list.datasets);
-    return sendList(pinnedStore(request), reply, list, wire);
+    return sendList(pinnedStore(request), reply, list, echoQuery(list), wire);
   });
 
   app.get('/events/:eventId', {
@@ -90,8 +92,10 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const wire = wireFormatOf(request, options.defaultWire);
     const dataset = normalizeSingleDataset(query.dataset, context(request, spelling));
     setResolvedDatasets(reply, [dataset]);
-    if (answerFromCache(request, reply, etagOf(['by-id', eventId, dataset.resolved.versionId, query.raw === true, wire]), options.cacheMaxAgeSeconds)) return reply;
-    const record = await pinnedStore(request).getById(dataset, eventId);
+    const store = pinnedStore(request);
+    const etag = etagOf({ operation: 'by-id', generation: store.generation(), asked: { eventId, dataset: resolvedName(dataset), raw: query.raw === true, wire } });
+    if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
+    const record = await store.getById(dataset, eventId);
     if (!record) throw notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
     return reply.type('application/json').send(query.raw ? toPublishedRow(record) : toEntry(record, wire));
   });

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeEventQuery, type Spelling } from '../../query/normalize.ts';
 import { EmptyQuerySchema, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema } from '../../query/stats.ts';
-import { describeQuery } from '../../shape/metadata.ts';
+import { echoQuery } from '../../shape/metadata.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
 import { readRequest } from '../read-request.ts';
@@ -43,8 +43,9 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
     const query = normalizeEventQuery(params, context(request, spelling));
     const stats = normalizeStatsOptions(params, spelling);
     setResolvedDatasets(reply, query.datasets);
-    const etag = etagOf(['stats', describeQuery(query), query.datasets.map((d) => d.resolved.versionId), stats.interval, [...stats.includes], stats.groupBy]);
+    const store = pinnedStore(request);
+    const etag = etagOf({ operation: 'stats', generation: store.generation(), asked: { query: echoQuery(query), stats: { ...stats, includes: [...stats.includes] } } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    return reply.type('application/json').send(await pinnedStore(request).stats(query, stats));
+    return reply.type('application/json').send(await store.stats(query, stats));
   });
 }

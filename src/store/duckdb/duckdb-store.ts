@@ -1,7 +1,7 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
@@ -12,7 +12,7 @@ import { compileSearch, compileWhere } from './compile.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { DEEP_OFFSET, deepPage } from './deep-page.ts';
 import { ConnectionPool } from './pool.ts';
-import { readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
+import { readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';
 
@@ -28,6 +28,16 @@ export interface DuckDbStoreOptions {
   memoryLimit?: string;
 }
 
+/** Which file is at a path now: a load renames a new file over it, which changes this. */
+export function fileIdentity(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.ino}:${s.mtimeMs}:${s.size}`;
+  } catch {
+    return 'missing';
+  }
+}
+
 /** Settings for every instance: no network, so no extension may be fetched at run time. */
 export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
 
@@ -38,6 +48,7 @@ export class DuckDbStore implements EventStore {
     private readonly loaded: DatasetVersion[],
     private readonly groups: ReadonlySet<string>,
     private readonly regions: RegionCatalog,
+    private readonly stamp: string,
   ) {}
 
   static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
@@ -55,9 +66,10 @@ export class DuckDbStore implements EventStore {
     const versions = await readVersions(catalogConnection);
     const groups = await readGroupIds(catalogConnection);
     const regions = await readRegionCatalog(catalogConnection);
+    const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
-    return new DuckDbStore(instance, pool, versions, groups, regions);
+    return new DuckDbStore(instance, pool, versions, groups, regions, generation);
   }
 
   regionKnown(dataset: string, id: string): boolean {
@@ -80,6 +92,10 @@ export class DuckDbStore implements EventStore {
 
   versions(): readonly DatasetVersion[] {
     return this.loaded;
+  }
+
+  generation(): string {
+    return this.stamp;
   }
 
   groupIds(): ReadonlySet<string> {

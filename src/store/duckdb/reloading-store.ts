@@ -2,9 +2,9 @@
 // server notices (file identity polled once a second, or SIGHUP), opens the new file, and serves
 // new requests from it. Requests already running finish on the file they started with, which is
 // closed when the last of them releases it; nobody ever sees half of a load.
-import { statSync, unwatchFile, watchFile } from 'node:fs';
+import { unwatchFile, watchFile } from 'node:fs';
 import type { EventStore, StoreProvider } from '../store.ts';
-import { DuckDbStore, type DuckDbStoreOptions } from './duckdb-store.ts';
+import { DuckDbStore, fileIdentity as identity, type DuckDbStoreOptions } from './duckdb-store.ts';
 
 interface Held {
   store: DuckDbStore;
@@ -17,14 +17,6 @@ export interface ReloadLog {
   error(message: string): void;
 }
 
-function identity(path: string): string {
-  try {
-    const s = statSync(path);
-    return `${s.ino}:${s.mtimeMs}:${s.size}`;
-  } catch {
-    return 'missing';
-  }
-}
 
 export class ReloadingStore implements StoreProvider {
   private held: Held;

@@ -27,6 +27,18 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
   }));
 }
 
+/**
+ * The generation the last load stamped (writer.ts commit). A file written before generations
+ * existed gets one from its identity on disk, which a load (a rename of a new file) also changes.
+ */
+export async function readGeneration(c: DuckDBConnection, fileIdentity: string): Promise<string> {
+  if (await tableExists(c, 'meta')) {
+    const row = (await c.runAndReadAll(`SELECT value FROM meta WHERE key = 'generation'`)).getRowsJS()[0];
+    if (row) return row[0] as string;
+  }
+  return `file:${fileIdentity}`;
+}
+
 export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
   if (!(await tableExists(c, 'vessel_groups'))) return new Set();
   const reader = await c.runAndReadAll(`SELECT DISTINCT group_id FROM vessel_groups`);

@@ -8,6 +8,7 @@
 // typed_rows, kept in a scratch database file beside the working copy (a dropped table would
 // leave its blocks in the published file). Publishing inserts the valid rows sorted for the zone maps.
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
+import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
@@ -271,8 +272,13 @@ export class DuckDbWriter {
     }
   }
 
-  /** Checkpoints and renames the working copy over the target: the load becomes visible at once. */
+  /**
+   * Checkpoints and renames the working copy over the target: the load becomes visible at once.
+   * Every commit stamps a new generation, whatever it changed (events, groups, ports, regions, a
+   * dropped version), so the answers' ETags change with any load.
+   */
   async commit(): Promise<void> {
+    await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('generation', ?)`, [randomUUID()]);
     if (this.staged) {
       await this.connection.run('DETACH stage');
       await this.connection.run('DETACH scratch');
