@@ -1,8 +1,8 @@
 // Response schemas: they document the responses in /openapi.json. Responses themselves are built by
 // src/shape (key order and wire format matter to the official clients), not by a schema serialiser.
-import { Type } from '@sinclair/typebox';
-
-const Numberish = Type.Union([Type.Number(), Type.String()], { description: 'number (spec) or decimal string (gfw), per field' });
+import { Type, type TSchema } from '@sinclair/typebox';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarType } from '../data/event-info.ts';
+import { EVENT_KINDS, type EventKind } from '../query/kinds.ts';
 
 export const ErrorSchema = Type.Object(
   {
@@ -13,38 +13,74 @@ export const ErrorSchema = Type.Object(
   { description: 'Every error has this shape; `title` names the parameter where there is one.' },
 );
 
+const SCALAR: Record<ScalarType, () => TSchema> = { number: () => Type.Number(), integer: () => Type.Integer(), string: () => Type.String(), boolean: () => Type.Boolean() };
+const nullable = (schema: TSchema, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+
+// The kind blocks are documented from the same declarations that load and shape them
+// (src/data/event-info.ts), so a field cannot be added to one and missed in the other.
+function fieldSchemas(fields: InfoField[]): Record<string, TSchema> {
+  return Object.fromEntries(fields.map((f) => {
+    if (isObjectField(f)) return [f.key, Type.Optional(nullable(Type.Object(fieldSchemas(f.fields))))];
+    const value = SCALAR[f.type]();
+    return [f.key, Type.Optional(f.gfwString ? Type.Union([value, Type.String(), Type.Null()], { description: `${f.type} (spec) or decimal string (gfw)` }) : nullable(value))];
+  }));
+}
+
 const RegionIds = Type.Array(Type.String());
+const Distance = nullable(Type.Number());
+const VesselSchema = Type.Object({
+  id: Type.String(), name: nullable(Type.String()), ssvid: nullable(Type.String()),
+  flag: nullable(Type.String()), type: nullable(Type.String()),
+  publicAuthorizations: Type.Array(Type.Partial(Type.Object({
+    hasPubliclyListedAuthorization: Type.Union([Type.Boolean(), Type.String(), Type.Null()], { description: 'true, false or "pending" (spec); "true", "false" or "pending" (gfw)' }),
+    rfmo: nullable(Type.String()),
+  }))),
+  nextPort: Type.Object({ id: Type.Optional(nullable(Type.String())), name: Type.Optional(nullable(Type.String())), flag: Type.Optional(nullable(Type.String())) }, { description: '{id, name, flag}, or {} when unknown' }),
+});
+const kindBlock = (kind: EventKind, extra: Record<string, TSchema> = {}) =>
+  Type.Optional(Type.Object({ ...extra, ...fieldSchemas(EVENT_INFO_FIELDS[kind]) }, { description: `the ${kind} block, last key of a ${kind} entry` }));
+
+/** Members are present unless `includes`, `summary` or `include-regions=false` leave them out. */
 export const EntrySchema = Type.Object(
   {
-    start: Type.String({ description: 'ISO 8601 UTC with milliseconds' }),
-    end: Type.Union([Type.String(), Type.Null()], { description: 'null (spec) or "" (gfw) while the event is open' }),
-    id: Type.String(),
-    type: Type.String({ enum: ['fishing', 'encounter', 'loitering', 'gap', 'port_visit'] }),
-    position: Type.Object({ lat: Type.Number(), lon: Type.Number() }),
-    regions: Type.Object({
+    start: Type.Optional(Type.String({ description: 'ISO 8601 UTC with milliseconds' })),
+    end: Type.Optional(nullable(Type.String(), 'null (spec) or "" (gfw) while the event is open')),
+    id: Type.Optional(Type.String()),
+    type: Type.Optional(Type.String({ enum: [...EVENT_KINDS] })),
+    position: Type.Optional(Type.Partial(Type.Object({ lat: Type.Number(), lon: Type.Number() }))),
+    regions: Type.Optional(Type.Partial(Type.Object({
       eez: RegionIds, eez12Nm: RegionIds, fao: RegionIds, majorFao: RegionIds, highSeas: RegionIds,
       mpa: RegionIds, mpaNoTake: RegionIds, mpaNoTakePartial: RegionIds, rfmo: RegionIds,
-    }),
-    boundingBox: Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[lonMin, latMin, lonMax, latMax]' }),
-    distances: Type.Object({
-      startDistanceFromShoreKm: Type.Union([Type.Number(), Type.Null()]),
-      endDistanceFromShoreKm: Type.Union([Type.Number(), Type.Null()]),
-      startDistanceFromPortKm: Type.Union([Type.Number(), Type.Null()]),
-      endDistanceFromPortKm: Type.Union([Type.Number(), Type.Null()]),
-    }),
-    vessel: Type.Object({
-      id: Type.String(), name: Type.Union([Type.String(), Type.Null()]), ssvid: Type.Union([Type.String(), Type.Null()]),
-      flag: Type.Union([Type.String(), Type.Null()]), type: Type.Union([Type.String(), Type.Null()]),
-      publicAuthorizations: Type.Array(Type.Object({ hasPubliclyListedAuthorization: Type.Union([Type.Boolean(), Type.String()]), rfmo: Type.String() })),
-      nextPort: Type.Object({}, { additionalProperties: true, description: '{id, name, flag} or {} when unknown' }),
-    }),
-    fishing: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    encounter: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    loitering: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    gap: Type.Optional(Type.Object({ distanceKm: Type.Optional(Numberish) }, { additionalProperties: true })),
-    port_visit: Type.Optional(Type.Object({ confidence: Type.Optional(Type.Union([Type.Integer(), Type.String()])) }, { additionalProperties: true })),
+    }))),
+    boundingBox: Type.Optional(Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: '[lonMin, latMin, lonMax, latMax]' })),
+    distances: Type.Optional(Type.Partial(Type.Object({
+      startDistanceFromShoreKm: Distance, endDistanceFromShoreKm: Distance, startDistanceFromPortKm: Distance, endDistanceFromPortKm: Distance,
+    }))),
+    vessel: Type.Optional(Type.Partial(VesselSchema)),
+    fishing: kindBlock('fishing'),
+    encounter: kindBlock('encounter', { vessel: Type.Optional(nullable(Type.Partial(VesselSchema), 'the other vessel')) }),
+    loitering: kindBlock('loitering'),
+    gap: kindBlock('gap'),
+    port_visit: kindBlock('port_visit'),
   },
-  { description: 'One event entry; the kind block (fishing, encounter, loitering, gap or port_visit) is the last key.' },
+  {
+    additionalProperties: false,
+    description: 'One event entry, keys in this order; the kind block (fishing, encounter, loitering, gap or port_visit) is the last key. Every member is present unless includes, summary or include-regions=false leave it out.',
+  },
+);
+
+/** `raw=true`: the stored record in the published-events layout (docs/data-format.md). */
+export const PublishedRowSchema = Type.Object(
+  {
+    event_id: Type.String(), event_type: Type.String({ enum: [...EVENT_KINDS] }), entity_id: Type.String(), seg_id: nullable(Type.String()),
+    event_start: Type.String(), event_end: nullable(Type.String()),
+    lat_mean: Type.Number(), lon_mean: Type.Number(), lat_min: Type.Number(), lat_max: Type.Number(), lon_min: Type.Number(), lon_max: Type.Number(),
+    regions_mean_position: Type.Object({}, { additionalProperties: Type.Array(Type.String()) }),
+    start_distance_from_shore_km: Distance, end_distance_from_shore_km: Distance, start_distance_from_port_km: Distance, end_distance_from_port_km: Distance,
+    event_info: Type.String({ description: 'the kind\'s fields, a JSON object in a string' }),
+    event_vessels: Type.String({ description: 'the vessels involved, a JSON array in a string' }),
+  },
+  { additionalProperties: false, description: 'raw=true: the published-events row the event was loaded from' },
 );
 
 export const ListResponseSchema = Type.Object({
@@ -56,6 +92,9 @@ export const ListResponseSchema = Type.Object({
   metadata: Type.Object({}, { additionalProperties: true, description: 'resolved datasets and the filters as understood' }),
 });
 
+/** A revalidated GET: no body (`type: 'null'` documents a response without content). */
+export const NOT_MODIFIED = { type: 'null', description: 'Not modified: the If-None-Match ETag is current; no body' } as const;
+
 export const errorResponses = {
-  401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 413: ErrorSchema, 422: ErrorSchema, 500: ErrorSchema, 503: ErrorSchema, 504: ErrorSchema,
+  401: ErrorSchema, 403: ErrorSchema, 404: ErrorSchema, 413: ErrorSchema, 415: ErrorSchema, 422: ErrorSchema, 500: ErrorSchema, 503: ErrorSchema, 504: ErrorSchema,
 };

@@ -72,7 +72,7 @@ describe('GET and POST /v3/events', () => {
     const body = res.json() as ListBody;
     assert.equal(body.entries.length, t.fixture.records.filter((r) => r.kind === 'fishing').length);
     assert.equal(body.nextOffset, null);
-    assert.equal(res.headers['content-type'], 'application/json');
+    assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
   });
 
   test('both wire formats: the deployment default, and the X-Wire-Format header per request', async () => {

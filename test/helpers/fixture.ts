@@ -89,6 +89,16 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   };
 }
 
+/** A database loaded from the given rows (the small hand-readable set), for exact-value tests. */
+export async function fixtureFromRows(rows: Record<string, unknown>[], groups: { groupId: string; vesselId: string }[] = []): Promise<Fixture> {
+  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
+  const dbPath = join(dir, 'events.duckdb');
+  await loadRows(rows, 'small-events', { dbPath, version: 'v20240101', source: 'test fixture' });
+  if (groups.length) await editDatabase(dbPath, (w) => w.replaceGroups(groups));
+  const stored = await readStored(dbPath);
+  return { dir, dbPath, ...stored, rows: rows as PublishedRow[], cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 /** Every stored record, read with a plain SELECT: no filter compiler involved. */
 export async function readAllRecords(dbPath: string): Promise<EventRecord[]> {
   return (await readStored(dbPath)).records;

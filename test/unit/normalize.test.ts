@@ -61,9 +61,11 @@ describe('datasets', () => {
     assert.deepEqual(q.datasets.map((d) => d.resolved.versionId), [3, 4]);
   });
 
-  test('unknown dataset is a 422 naming it; unknown version a 404 naming it', () => {
+  test('unknown dataset is a 404 naming it, after the request\'s own problems; unknown version a 404 naming it', () => {
     assert.throws(() => normalizeListQuery({ datasets: ['public-global-whales:latest'] }, paging, ctx), (e) =>
-      e instanceof InvalidParameters && /unknown dataset "public-global-whales"/.test(e.messages[0]!.detail));
+      e instanceof NotFound && e.messages[0]!.title === 'datasets' && /unknown dataset "public-global-whales"/.test(e.messages[0]!.detail));
+    assert.throws(() => normalizeListQuery({ datasets: ['public-global-whales:latest'], startDate: '2021-01-01', endDate: '2020-01-01' }, paging, ctx), (e) =>
+      e instanceof InvalidParameters && e.messages[0]!.title === 'startDate');
     assert.throws(() => normalizeListQuery({ datasets: ['public-global-fishing-events:v1999'] }, paging, ctx), (e) =>
       e instanceof NotFound && /no version "v1999"/.test(e.messages[0]!.detail));
     assert.throws(() => normalizeListQuery({ datasets: ['public-global-gaps-events:latest'] }, paging, ctx), (e) =>

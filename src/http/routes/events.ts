@@ -1,6 +1,7 @@
 // /v3/events and /v3/events/{eventId}. Handlers only wire the layers: read -> normalize -> store -> shape.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
+import { Type } from '@sinclair/typebox';
 import { toPublishedRow } from '../../shape/raw.ts';
 import { resolvedName } from '../../query/datasets.ts';
 import { notFound } from '../../query/errors.ts';
@@ -18,7 +19,7 @@ import { pinnedStore } from '../store-pinning.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
 import { readRequest } from '../read-request.ts';
-import { EntrySchema, errorResponses, ListResponseSchema } from '../schemas.ts';
+import { EntrySchema, errorResponses, ListResponseSchema, NOT_MODIFIED, PublishedRowSchema } from '../schemas.ts';
 import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
 
 export interface EventRoutesOptions {
@@ -44,7 +45,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       summary: 'List events (GET: cacheable by browsers)',
       querystring: ListGetQuerySchema,
       headers: WIRE_HEADER_SCHEMA,
-      response: { 200: ListResponseSchema, 304: { description: 'Not modified (If-None-Match)' }, ...errorResponses },
+      response: { 200: ListResponseSchema, 304: NOT_MODIFIED, ...errorResponses },
       security,
     },
   }, async (request, reply) => {
@@ -83,7 +84,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       params: EventByIdParamsSchema,
       querystring: EventByIdQuerySchema,
       headers: WIRE_HEADER_SCHEMA,
-      response: { 200: EntrySchema, 304: { description: 'Not modified (If-None-Match)' }, ...errorResponses },
+      response: { 200: Type.Union([EntrySchema, PublishedRowSchema], { description: 'the entry; with raw=true the published row it was loaded from' }), 304: NOT_MODIFIED, ...errorResponses },
       security,
     },
   }, async (request, reply) => {

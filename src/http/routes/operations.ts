@@ -1,12 +1,23 @@
 // Operational routes outside the versioned API; they need no token (decisions section 1).
 import type { FastifyInstance } from 'fastify';
 import type { StoreProvider } from '../../store/store.ts';
+import { Type } from '@sinclair/typebox';
 import { sendError } from '../error-handler.ts';
+import { ErrorSchema } from '../schemas.ts';
+
+const HealthSchema = Type.Object({ status: Type.Literal('ok') });
+const ReadySchema = Type.Object({
+  status: Type.Literal('ready'),
+  datasets: Type.Array(Type.Object({
+    dataset: Type.String({ description: 'id:version' }), rows: Type.Integer(), loadedAt: Type.String(), lastUpdated: Type.Union([Type.String(), Type.Null()]),
+  })),
+  latest: Type.Array(Type.String(), { description: 'the version `latest` resolves to, per dataset' }),
+});
 
 export async function operationRoutes(app: FastifyInstance, options: { stores: StoreProvider }): Promise<void> {
-  app.get('/healthz', { schema: { summary: 'The process is up', tags: ['operations'] } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: HealthSchema } } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', tags: ['operations'] } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', tags: ['operations'], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
     const store = options.stores.current();
     if (!store.ready()) return sendError(reply, 503, [{ title: 'Not ready', detail: 'no dataset is loaded; load data with "vessel-events load"' }]);
     const versions = store.versions();

@@ -8,7 +8,7 @@ import { echoQuery } from '../../shape/metadata.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
 import { readRequest } from '../read-request.ts';
-import { errorResponses } from '../schemas.ts';
+import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
 import { pinnedStore } from '../store-pinning.ts';
 
 const StatsResponseSchema = Type.Object({
@@ -17,7 +17,7 @@ const StatsResponseSchema = Type.Object({
   numVessels: Type.Optional(Type.Integer({ description: 'distinct vessel.id' })),
   flags: Type.Optional(Type.Array(Type.String(), { description: 'distinct non-null flags, sorted' })),
   timeseries: Type.Optional(Type.Array(Type.Object({ date: Type.String(), value: Type.Integer() }), { description: 'entries per bucket of start (UTC); empty buckets omitted' })),
-  groups: Type.Optional(Type.Array(Type.Object({ name: Type.String(), label: Type.Optional(Type.String()), flag: Type.Optional(Type.String()), value: Type.Integer() }), {
+  groups: Type.Optional(Type.Array(Type.Object({ name: Type.String(), label: Type.Optional(Type.Union([Type.String(), Type.Null()])), flag: Type.Optional(Type.Union([Type.String(), Type.Null()])), value: Type.Integer() }), {
     description: 'by value descending, then name; NEXT_PORT_ID adds label (port name) and flag (port country)',
   })),
 });
@@ -37,7 +37,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
   });
 
   app.get('/events/stats', {
-    schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: { description: 'Not modified' }, ...errorResponses }, security },
+    schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: NOT_MODIFIED, ...errorResponses }, security },
   }, async (request, reply) => {
     const { query: params, spelling } = readRequest(request, { query: StatsGetQuerySchema });
     const query = normalizeEventQuery(params, context(request, spelling));
