@@ -12,7 +12,7 @@ export function openApiDocument() {
         'Every /v3 route is also served under /api/v3.',
         'GET parameters accept the spelling shown and kebab-case (`vessel-types`, `start-date`); arrays may be repeated, comma-separated or indexed (`flags[0]=CHN`).',
         'POST bodies accept camelCase and the hyphenated spellings (`start-date`).',
-        `The \`${WIRE_FORMAT_HEADER}\` request header chooses the wire format: \`spec\` (default) or \`gfw\` (the live service's types, for the official clients).`,
+        `The \`${WIRE_FORMAT_HEADER}\` request header chooses the wire format: \`gfw\` (the default unless the deployment sets \`--wire spec\`: the live service's types, which the official clients expect) or \`spec\` (numbers as the interface declares them).`,
         'Errors are JSON: {statusCode, error, messages:[{title, detail}]}.',
       ].join('\n\n'),
     },

@@ -6,7 +6,7 @@ import { isWireFormat, WIRE_FORMAT_HEADER, WIRE_FORMATS, type WireFormat } from 
 
 export const WIRE_HEADER_SCHEMA = Type.Object({
   [WIRE_FORMAT_HEADER]: Type.Optional(
-    Type.String({ enum: [...WIRE_FORMATS], description: 'spec (numbers as numbers) or gfw (the live service\'s types, for the official clients)' }),
+    Type.String({ enum: [...WIRE_FORMATS], description: 'gfw (the live service\'s types, which the official clients expect; the default unless the deployment sets --wire spec) or spec (numbers as the interface declares them)' }),
   ),
 });
 
