@@ -99,7 +99,7 @@ function engineOf(req: Request): Engine {
       validateAgainst(StatsPostBodySchema, body, problems);
       problems.throwIfAny();
       const values = body.values as Parameters<typeof normalizeStatsOptions>[0];
-      await store.stats(normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
+      await store.stats(await normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
       return;
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
@@ -115,7 +115,7 @@ function engineOf(req: Request): Engine {
     const body = req.body ? readBody(req.body, ListPostBodySchema, problems, 'bench') : read;
     if (req.body) validateAgainst(ListPostBodySchema, body, problems);
     problems.throwIfAny();
-    const list = normalizeListQuery(body.values as never, read.values as unknown as Paging, ctx);
+    const list = await normalizeListQuery(body.values as never, read.values as unknown as Paging, ctx);
     // The store's own statements (the total, then the page as records): the service minus HTTP,
     // JSON and shaping.
     await store.count(list);

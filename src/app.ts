@@ -14,6 +14,8 @@ import { statsRoutes } from './http/routes/stats.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
 import type { StoreProvider } from './store/store.ts';
 import { pinStorePerRequest } from './http/store-pinning.ts';
+import { BufferThread } from './geo/buffer-thread.ts';
+import type { Buffering } from './query/area.ts';
 
 export interface AppOptions {
   stores: StoreProvider;
@@ -21,6 +23,8 @@ export interface AppOptions {
   wire: WireFormat;
   cacheMaxAgeSeconds: number;
   bodyLimitBytes: number;
+  /** How long one buffer may take to compute (413 after it); 5 s by default. */
+  bufferDeadlineMs?: number;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -64,13 +68,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(operationRoutes, { stores: options.stores });
 
+  // Buffers run off the event loop, with a deadline (src/geo/buffer-thread.ts).
+  const buffers = new BufferThread({ deadlineMs: options.bufferDeadlineMs });
+  app.addHook('onClose', () => buffers.close());
+  const buffering: Buffering = (polygons, value, unit, operation) => buffers.buffer(polygons, value, unit, operation);
+
   for (const prefix of API_PREFIXES) {
     await app.register(
       async (api) => {
         api.addHook('onRequest', authenticate(options.tokens));
         pinStorePerRequest(api, options.stores);
-        await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
-        await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+        await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
+        await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
       },
       { prefix },
     );

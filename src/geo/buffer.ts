@@ -2,7 +2,7 @@
 // buffered shape; DIFFERENCE the ring between the original and the buffered shape.
 import { buffer } from '@turf/buffer';
 import { difference } from '@turf/difference';
-import { featureCollection, multiPolygon, type Units } from '@turf/helpers';
+import { convertLength, featureCollection, multiPolygon, type Units } from '@turf/helpers';
 import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
 import type { Polygon } from './geojson.ts';
 
@@ -14,6 +14,15 @@ export type BufferOperation = (typeof BUFFER_OPERATIONS)[number];
 const TURF_UNITS: Record<BufferUnit, Units> = {
   MILES: 'miles', NAUTICALMILES: 'nauticalmiles', KILOMETERS: 'kilometers', RADIANS: 'radians', DEGREES: 'degrees',
 };
+
+/**
+ * The widest buffer in each unit: half the Earth's circumference (turf's sphere), the distance to
+ * the antipode. A wider buffer covers the whole Earth and means nothing more; in the hundreds of
+ * digits (1e308) it made turf's buffer run for minutes.
+ */
+export const BUFFER_LIMITS: Record<BufferUnit, number> = Object.fromEntries(
+  Object.entries(TURF_UNITS).map(([unit, units]) => [unit, Math.floor(convertLength(Math.PI, 'radians', units) * 1000) / 1000]),
+) as Record<BufferUnit, number>;
 
 function polygonsOf(f: Feature<GeoPolygon | MultiPolygon> | null | undefined): Polygon[] {
   if (!f?.geometry) return [];

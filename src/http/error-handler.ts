@@ -3,7 +3,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import {
-  DomainError, Forbidden, InvalidParameters, NotFound, NotReady, PayloadTooLarge, QueryTimeout, Unauthorized,
+  DomainError, Forbidden, InvalidParameters, NotFound, NotReady, Overloaded, PayloadTooLarge, QueryTimeout, Unauthorized,
   type ProblemMessage,
 } from '../query/errors.ts';
 
@@ -14,6 +14,7 @@ const STATUS_OF: [new (...args: never[]) => DomainError, number][] = [
   [Forbidden, 403],
   [PayloadTooLarge, 413],
   [NotReady, 503],
+  [Overloaded, 503],
   [QueryTimeout, 504],
 ];
 
@@ -46,6 +47,7 @@ function fromFastifyError(error: FastifyError, app: FastifyInstance): [number, P
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof DomainError) {
+      if (error instanceof Overloaded) reply.header('Retry-After', String(error.retryAfterSeconds));
       const status = STATUS_OF.find(([type]) => error instanceof type)?.[1] ?? 500;
       return sendError(reply, status, error.messages);
     }

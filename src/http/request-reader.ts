@@ -17,7 +17,7 @@ export interface CanonicalRequest {
   spelled: Map<string, string>;
 }
 
-type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; exclusiveMinimum?: number; pattern?: string; 'x-expected'?: string };
+type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; pattern?: string; 'x-expected'?: string };
 
 function propertySchema(schema: TObject, name: string): Schema | undefined {
   return schema.properties[name] as Schema | undefined;
@@ -141,6 +141,13 @@ function valueAt(values: Record<string, unknown>, path: string): unknown {
   return path.split('/').slice(1).reduce<unknown>((v, key) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[key] : v), values);
 }
 
+function range(s: Schema): string {
+  const low = s.minimum !== undefined ? `>= ${s.minimum}` : s.exclusiveMinimum !== undefined ? `> ${s.exclusiveMinimum}` : undefined;
+  if (low && s.maximum !== undefined) return ` ${low} and <= ${s.maximum}`;
+  if (s.maximum !== undefined) return ` <= ${s.maximum}`;
+  return low ? ` ${low}` : '';
+}
+
 /** What a schema accepts, in words, derived from the schema itself so messages cannot drift from it. */
 export function expected(s: Schema): string {
   if (s['x-expected']) return s['x-expected'];
@@ -149,9 +156,9 @@ export function expected(s: Schema): string {
     case 'array':
       return s.items ? `a list of values, each ${expected(s.items)}` : 'a list';
     case 'integer':
-      return s.minimum !== undefined ? `an integer >= ${s.minimum}` : 'an integer';
+      return `an integer${range(s)}`;
     case 'number':
-      return s.minimum !== undefined ? `a number >= ${s.minimum}` : s.exclusiveMinimum !== undefined ? `a number > ${s.exclusiveMinimum}` : 'a number';
+      return `a number${range(s)}`;
     case 'boolean':
       return 'true or false';
     default:

@@ -1,10 +1,11 @@
 // normalizeArea: regions, geometry and buffers (decisions section 4) -> the AreaFilter the store
 // compiles. Without a buffer, named regions match on the entries' `regions` members; with one, or
 // with a geometry, they become polygons tested against each entry's position.
-import { bufferPolygons, type BufferOperation, type BufferUnit } from '../geo/buffer.ts';
+import { BUFFER_LIMITS, bufferPolygons, type BufferOperation, type BufferUnit } from '../geo/buffer.ts';
+import { BufferFailed, BufferQueueFull, BufferTooCostly } from '../geo/buffer-thread.ts';
 import { forPointTests, GeometryError, GeometryTooLarge, parseGeometry, type Polygon } from '../geo/geojson.ts';
 import type { DatasetCatalog } from './datasets.ts';
-import { NotFound, PayloadTooLarge, type ProblemCollector } from './errors.ts';
+import { InvalidParameters, NotFound, Overloaded, PayloadTooLarge, type ProblemCollector } from './errors.ts';
 import type { Spelling } from './normalize.ts';
 import { REGION_DATASETS } from './regions.ts';
 import type { EventFilters } from './schema.ts';
@@ -34,12 +35,35 @@ function regionRefs(f: EventFilters, spelling: Spelling, problems: ProblemCollec
   return refs;
 }
 
-export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling: Spelling, problems: ProblemCollector): (() => AreaFilter) | undefined {
+/** Computes a buffer; the server runs it off the event loop with a deadline (src/geo/buffer-thread.ts). */
+export type Buffering = (polygons: Polygon[], value: number, unit: BufferUnit, operation: BufferOperation) => Promise<Polygon[]>;
+export const bufferInProcess: Buffering = async (polygons, value, unit, operation) => bufferPolygons(polygons, value, unit, operation);
+
+async function buffered(buffering: Buffering, polygons: Polygon[], buffer: { value: number; unit: BufferUnit; operation: BufferOperation }, title: string): Promise<Polygon[]> {
+  try {
+    return await buffering(polygons, buffer.value, buffer.unit, buffer.operation);
+  } catch (e) {
+    if (e instanceof BufferTooCostly) {
+      throw new PayloadTooLarge([{ title, detail: `the buffered area is too costly to compute (${e.message}); use a simpler geometry, fewer polygons or regions, or a smaller buffer` }]);
+    }
+    if (e instanceof BufferQueueFull) throw new Overloaded([{ title, detail: `too many buffers are being computed (${e.message}); retry in a moment` }]);
+    if (e instanceof BufferFailed) throw new InvalidParameters([{ title, detail: `the buffer could not be computed: ${e.message}` }]);
+    throw e;
+  }
+}
+
+export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling: Spelling, problems: ProblemCollector, buffering: Buffering = bufferInProcess): (() => Promise<AreaFilter>) | undefined {
   const refs = regionRefs(f, spelling, problems);
   const hasBuffer = f.bufferValue !== undefined || f.bufferUnit !== undefined;
   if ((f.bufferValue === undefined) !== (f.bufferUnit === undefined)) {
     const missing = f.bufferValue === undefined ? 'bufferValue' : 'bufferUnit';
     problems.add(spelling(missing), `${spelling('bufferValue')} and ${spelling('bufferUnit')} go together; ${spelling(missing)} is missing`);
+  }
+  if (f.bufferValue !== undefined && f.bufferUnit !== undefined) {
+    const limit = BUFFER_LIMITS[f.bufferUnit as BufferUnit];
+    if (Math.abs(f.bufferValue) > limit) {
+      problems.add(spelling('bufferValue'), `${spelling('bufferValue')} must be within ±${limit} ${f.bufferUnit} (half the Earth's circumference: no buffer is wider than the Earth), got ${f.bufferValue}`);
+    }
   }
   if (f.bufferOperation !== undefined && !hasBuffer) problems.add(spelling('bufferOperation'), `${spelling('bufferOperation')} applies only with ${spelling('bufferValue')} and ${spelling('bufferUnit')}`);
   if (f.geometry !== undefined && refs.length > 0) problems.add(spelling('geometry'), `${spelling('geometry')} cannot be combined with a region filter; give one or the other`);
@@ -58,7 +82,7 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
     return undefined;
   }
   // Resolved after the problems are reported: lookups may 404, and buffers are costly.
-  return () => {
+  return async () => {
     const unknown = refs.filter((r) => !catalog.regionKnown(r.dataset, r.id));
     if (unknown.length) {
       throw new NotFound(unknown.map((r) => ({ title: 'region', detail: `unknown region "${r.id}" in ${r.dataset}` })));
@@ -73,8 +97,8 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
     });
     const from = geometry ? 'geometry' as const : refs;
     if (!hasBuffer) return { type: 'polygons', polygons: forPointTests(polygons), from };
-    const buffer = { value: f.bufferValue!, unit: f.bufferUnit!, operation: f.bufferOperation ?? 'DISSOLVE' };
-    polygons = bufferPolygons(polygons, buffer.value, buffer.unit as BufferUnit, buffer.operation as BufferOperation);
+    const buffer = { value: f.bufferValue!, unit: f.bufferUnit as BufferUnit, operation: (f.bufferOperation ?? 'DISSOLVE') as BufferOperation };
+    polygons = await buffered(buffering, polygons, buffer, spelling('bufferValue'));
     return { type: 'polygons', polygons: forPointTests(polygons), from, buffer };
   };
 }

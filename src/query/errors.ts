@@ -34,6 +34,13 @@ export class PayloadTooLarge extends DomainError {}
 /** The service cannot answer yet, e.g. no data loaded (503). */
 export class NotReady extends DomainError {}
 
+/** Too much work is waiting: the client should retry after a moment (503 with Retry-After). */
+export class Overloaded extends DomainError {
+  constructor(messages: ProblemMessage[], readonly retryAfterSeconds = 1) {
+    super(messages);
+  }
+}
+
 /** A query ran past the configured time limit (504). */
 export class QueryTimeout extends DomainError {}
 

@@ -3,7 +3,7 @@
 // rules, defaults, access and dataset resolution live here and nowhere else.
 import { ProblemCollector, Forbidden, InvalidParameters, NotFound } from './errors.ts';
 import { isEntryPath } from '../shape/paths.ts';
-import { normalizeArea } from './area.ts';
+import { normalizeArea, type Buffering } from './area.ts';
 import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
 import { parseDateParam } from './dates.ts';
 import type { EntryShaping, EventFilters, Paging } from './schema.ts';
@@ -18,9 +18,11 @@ export interface NormalizeContext {
   catalog: DatasetCatalog;
   access: DatasetAccess;
   spelling?: Spelling;
+  /** How buffers are computed (default: in this thread). */
+  buffering?: Buffering;
 }
 
-export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext): EventQuery {
+export async function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext): Promise<EventQuery> {
   const spelling = ctx.spelling ?? asIs;
   const problems = new ProblemCollector();
 
@@ -30,7 +32,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     .filter((r): r is DatasetRef => r !== undefined);
   const time = normalizeTimeWindow(filters, spelling, problems);
   const duration = normalizeDuration(filters, spelling, problems);
-  const area = normalizeArea(filters, ctx.catalog, spelling, problems);
+  const area = normalizeArea(filters, ctx.catalog, spelling, problems, ctx.buffering);
   problems.throwIfAny();
   if (!unknownDatasets.empty) throw new NotFound(unknownDatasets.messages);
 
@@ -54,7 +56,7 @@ export function normalizeEventQuery(filters: EventFilters, ctx: NormalizeContext
     ...withFilter('portIds', filters.portIds, filters.portIdsOperator),
     ...withFilter('nextPortIds', filters.nextPortIds, filters.nextPortIdsOperator),
     ...(duration ? { duration } : {}),
-    ...(area ? { area: area() } : {}),
+    ...(area ? { area: await area() } : {}),
     time,
   };
 }
@@ -79,7 +81,7 @@ function normalizeDuration(filters: EventFilters, spelling: Spelling, problems: 
   return { ...(minMs !== undefined ? { minMs } : {}), ...(maxMs !== undefined ? { maxMs } : {}) };
 }
 
-export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: NormalizeContext, shaping: EntryShaping = {}): ListQuery {
+export async function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: NormalizeContext, shaping: EntryShaping = {}): Promise<ListQuery> {
   const spelling = ctx.spelling ?? asIs;
   const bad = (shaping.includes ?? []).filter((p) => !isEntryPath(p));
   if (bad.length) {
@@ -89,7 +91,7 @@ export function normalizeListQuery(filters: EventFilters, paging: Paging, ctx: N
     })));
   }
   return {
-    ...normalizeEventQuery(filters, ctx),
+    ...(await normalizeEventQuery(filters, ctx)),
     sort: paging.sort ?? '+start',
     limit: paging.limit,
     offset: paging.offset,

@@ -2,7 +2,7 @@
 // generate /openapi.json, so the documentation cannot drift from what is accepted. Property names
 // are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
 import { Type, type Static } from '@sinclair/typebox';
-import { BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
+import { BUFFER_LIMITS, BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
 import { REGION_DATASETS } from './regions.ts';
 import { ENCOUNTER_TYPES, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
@@ -10,6 +10,14 @@ import { ENCOUNTER_TYPES, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, OPERATOR
 function StringEnum<T extends readonly string[]>(values: T, description: string) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 }
+
+// Every number has a finite range (JSON and numeric strings can spell Infinity as 1e309).
+/** limit and offset: a 32-bit integer; live clients send limit=9999999. */
+export const MAX_PAGE_NUMBER = 2_147_483_647;
+/** Durations: a million hours (114 years) is longer than any event. */
+export const MAX_DURATION_HOURS = 1_000_000;
+/** The widest buffer in any unit (kilometres); each unit's own limit is checked with the unit. */
+const MAX_BUFFER = Math.max(...Object.values(BUFFER_LIMITS));
 
 const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}([T ]\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:?\\d{2})?)?$';
 
@@ -73,9 +81,9 @@ export const EventFilterProperties = {
   portIdsOperator: operator('portIds'),
   nextPortIds: Type.Array(Type.String({ minLength: 1 }), { description: 'Next port of the vessel (`vessel.nextPort.id`).' }),
   nextPortIdsOperator: operator('nextPortIds'),
-  minDuration: Type.Number({ minimum: 0, description: 'Minimum duration in hours, inclusive. An open event lasts until its dataset was last updated.' }),
-  maxDuration: Type.Number({ exclusiveMinimum: 0, description: 'Maximum duration in hours, exclusive.' }),
-  duration: Type.Number({ minimum: 0, description: 'Minimum duration in minutes, inclusive (POST only).' }),
+  minDuration: Type.Number({ minimum: 0, maximum: MAX_DURATION_HOURS, description: 'Minimum duration in hours, inclusive. An open event lasts until its dataset was last updated.' }),
+  maxDuration: Type.Number({ exclusiveMinimum: 0, maximum: MAX_DURATION_HOURS, description: 'Maximum duration in hours, exclusive.' }),
+  duration: Type.Number({ minimum: 0, maximum: MAX_DURATION_HOURS * 60, description: 'Minimum duration in minutes, inclusive (POST only).' }),
   includes: Type.Array(Type.String({ minLength: 1, 'x-expected': 'a dotted property path such as vessel.name' }), {
     description: 'Keep only these dotted property paths of each entry (`id`, `vessel.name`, `regions.eez`, `encounter.vessel.id`).',
   }),
@@ -92,14 +100,17 @@ export const EventFilterProperties = {
     description: 'GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection of them (POST only); events whose position lies inside match.',
     'x-expected': 'a GeoJSON Polygon, MultiPolygon, Feature or FeatureCollection',
   }),
-  bufferValue: Type.Number({ description: 'Buffer distance around the geometry or regions; negative values shrink. Needs bufferUnit. GET and bodies: `buffer-value`.' }),
+  bufferValue: Type.Number({
+    minimum: -MAX_BUFFER, maximum: MAX_BUFFER,
+    description: 'Buffer distance around the geometry or regions; negative values shrink. Needs bufferUnit. At most half the Earth\'s circumference in the unit (20015.114 KILOMETERS, 12436.815 MILES, 10807.297 NAUTICALMILES, 180 DEGREES, 3.141 RADIANS). GET and bodies: `buffer-value`.',
+  }),
   bufferUnit: StringEnum(BUFFER_UNITS, 'Unit of bufferValue (GET and bodies: `buffer-unit`).'),
   bufferOperation: StringEnum(BUFFER_OPERATIONS, 'DISSOLVE (default): the buffered shape; DIFFERENCE: only the ring between the shape and its buffer.'),
 };
 
 export const PagingProperties = {
-  limit: Type.Integer({ minimum: 1, description: 'Page size (required). Large pages are streamed.' }),
-  offset: Type.Integer({ minimum: 0, description: 'Zero-based position of the first entry (required).' }),
+  limit: Type.Integer({ minimum: 1, maximum: MAX_PAGE_NUMBER, description: 'Page size (required). Large pages are streamed.' }),
+  offset: Type.Integer({ minimum: 0, maximum: MAX_PAGE_NUMBER, description: 'Zero-based position of the first entry (required).' }),
   sort: Type.Optional(
     StringEnum(SORT_VALUES, 'Order: +start (default), -start, +end, -end; ties broken by id.'),
   ),

@@ -3,6 +3,7 @@ import type { ResolvedDataset } from './datasets.ts';
 import type { EventTypeFilterValue, Operator, SortValue, TimeFilterMode } from './kinds.ts';
 import type { RegionMember } from '../data/record.ts';
 import type { Polygon } from '../geo/geojson.ts';
+import type { BufferOperation, BufferUnit } from '../geo/buffer.ts';
 
 /**
  * Where events must be: named regions matched on their `regions` members (no buffer), or polygons
@@ -16,7 +17,7 @@ export type AreaFilter =
       /** What the polygons were made from, for the query's echo: the request's geometry, or named regions... */
       from: 'geometry' | { dataset: string; id: string }[];
       /** ...and the buffer applied to it, if any. */
-      buffer?: { value: number; unit: string; operation: string };
+      buffer?: { value: number; unit: BufferUnit; operation: BufferOperation };
     };
 
 export interface ValueFilter<T extends string> {

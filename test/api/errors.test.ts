@@ -44,7 +44,7 @@ describe('errors, in the GFW shape with exact bodies', () => {
     ['a body over the limit', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ datasets: ['x'.repeat(3000)] }) }), 413,
       { statusCode: 413, error: 'Payload Too Large', messages: [{ title: 'body', detail: 'the request body is larger than the limit of 2048 bytes' }] }],
     ['limit=0', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:latest&limit=0&offset=0', headers: t.auth }), 422,
-      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'limit', detail: 'limit must be an integer >= 1, got "0"' }] }],
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'limit', detail: 'limit must be an integer >= 1 and <= 2147483647, got "0"' }] }],
     ['a body-only parameter on GET', () => t.app.inject({ url: `${LIST}&geometry=x&duration=5`, headers: t.auth }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [
         { title: 'geometry', detail: 'geometry is not a parameter of GET /v3/events; see /openapi.json for the accepted parameters' },

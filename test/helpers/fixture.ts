@@ -139,7 +139,7 @@ export interface TestApp {
  * The app over a fixture database: a shared one passed in (the caller cleans it up), or its own,
  * built with `events` and `seed` and removed by close().
  */
-export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number } = {}): Promise<TestApp> {
   const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
   const token = tokens.create('all', ['public-*']);
@@ -150,6 +150,7 @@ export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixtu
     wire: options.wire ?? 'spec',
     cacheMaxAgeSeconds: 600,
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
+    bufferDeadlineMs: options.bufferDeadlineMs,
   });
   return {
     app, stores, store: stores.current(), fixture, token, tokens,

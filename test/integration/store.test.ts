@@ -55,7 +55,7 @@ describe('DuckDB store against the reference semantics', () => {
     let nonEmpty = 0;
     for (let i = 0; i < 300; i++) {
       const { filters, paging } = randomFilters(r);
-      const query = normalizeListQuery(filters, paging, ctx);
+      const query = await normalizeListQuery(filters, paging, ctx);
       const expected = referencePage(fixture, fromEventQuery(query));
       const total = await store.count(query);
       const ids: string[] = [];
@@ -71,8 +71,8 @@ describe('DuckDB store against the reference semantics', () => {
   test('getById returns the stored record of that dataset only', async () => {
     const ctx = { catalog: store, access: { canRead: () => true } };
     const visit = fixture.records.find((r) => r.kind === 'port_visit')!;
-    const [visits] = normalizeListQuery({ datasets: ['public-global-port-visits-events:latest'] }, { limit: 1, offset: 0 }, ctx).datasets;
-    const [fishing] = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx).datasets;
+    const [visits] = (await normalizeListQuery({ datasets: ['public-global-port-visits-events:latest'] }, { limit: 1, offset: 0 }, ctx)).datasets;
+    const [fishing] = (await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx)).datasets;
     assert.deepEqual(await store.getById(visits!, visit.id), visit);
     assert.equal(await store.getById(fishing!, visit.id), undefined);
   });
@@ -109,8 +109,8 @@ describe('loading next to served data', () => {
       const store = await DuckDbStore.open({ path: fixture.dbPath });
       try {
         const ctx = { catalog: store, access: { canRead: () => true } };
-        const latest = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx);
-        const old = normalizeListQuery({ datasets: ['public-global-fishing-events:v20240101'] }, { limit: 1, offset: 0 }, ctx);
+        const latest = await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx);
+        const old = await normalizeListQuery({ datasets: ['public-global-fishing-events:v20240101'] }, { limit: 1, offset: 0 }, ctx);
         assert.equal(await store.count(latest), 10);
         assert.equal(await store.count(old), fixture.records.filter((r) => r.kind === 'fishing').length);
       } finally {

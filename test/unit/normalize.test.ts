@@ -45,15 +45,15 @@ describe('dates', () => {
 });
 
 describe('datasets', () => {
-  test('latest resolves to the newest version; an explicit version to exactly that one', () => {
-    const latest = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, paging, ctx);
+  test('latest resolves to the newest version; an explicit version to exactly that one', async () => {
+    const latest = await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, paging, ctx);
     assert.equal(latest.datasets[0]?.resolved.version, 'v20240201');
-    const pinned = normalizeListQuery({ datasets: ['public-global-fishing-events:v20240101'] }, paging, ctx);
+    const pinned = await normalizeListQuery({ datasets: ['public-global-fishing-events:v20240101'] }, paging, ctx);
     assert.equal(pinned.datasets[0]?.resolved.versionId, 1);
   });
 
-  test('every alias of decisions section 3 resolves; two spellings of one dataset count once', () => {
-    const q = normalizeListQuery(
+  test('every alias of decisions section 3 resolves; two spellings of one dataset count once', async () => {
+    const q = await normalizeListQuery(
       { datasets: ['public-global-encounter-events:latest', 'public-global-encounters-events:latest', 'public-global-port-visits-c2-events:latest'] },
       paging,
       ctx,
@@ -61,31 +61,31 @@ describe('datasets', () => {
     assert.deepEqual(q.datasets.map((d) => d.resolved.versionId), [3, 4]);
   });
 
-  test('unknown dataset is a 404 naming it, after the request\'s own problems; unknown version a 404 naming it', () => {
-    assert.throws(() => normalizeListQuery({ datasets: ['public-global-whales:latest'] }, paging, ctx), (e) =>
+  test('unknown dataset is a 404 naming it, after the request\'s own problems; unknown version a 404 naming it', async () => {
+    await assert.rejects(() => normalizeListQuery({ datasets: ['public-global-whales:latest'] }, paging, ctx), (e) =>
       e instanceof NotFound && e.messages[0]!.title === 'datasets' && /unknown dataset "public-global-whales"/.test(e.messages[0]!.detail));
-    assert.throws(() => normalizeListQuery({ datasets: ['public-global-whales:latest'], startDate: '2021-01-01', endDate: '2020-01-01' }, paging, ctx), (e) =>
+    await assert.rejects(() => normalizeListQuery({ datasets: ['public-global-whales:latest'], startDate: '2021-01-01', endDate: '2020-01-01' }, paging, ctx), (e) =>
       e instanceof InvalidParameters && e.messages[0]!.title === 'startDate');
-    assert.throws(() => normalizeListQuery({ datasets: ['public-global-fishing-events:v1999'] }, paging, ctx), (e) =>
+    await assert.rejects(() => normalizeListQuery({ datasets: ['public-global-fishing-events:v1999'] }, paging, ctx), (e) =>
       e instanceof NotFound && /no version "v1999"/.test(e.messages[0]!.detail));
-    assert.throws(() => normalizeListQuery({ datasets: ['public-global-gaps-events:latest'] }, paging, ctx), (e) =>
+    await assert.rejects(() => normalizeListQuery({ datasets: ['public-global-gaps-events:latest'] }, paging, ctx), (e) =>
       e instanceof NotFound && /has no data loaded/.test(e.messages[0]!.detail));
   });
 
-  test('a dataset the token may not read is a 403 naming it, before resolution', () => {
+  test('a dataset the token may not read is a 403 naming it, before resolution', async () => {
     const fishingOnly = { catalog, access: { canRead: (id: string) => id === 'public-global-fishing-events' } };
-    assert.throws(() => normalizeListQuery({ datasets: ['public-global-gaps-events:v404'] }, paging, fishingOnly), (e) =>
+    await assert.rejects(() => normalizeListQuery({ datasets: ['public-global-gaps-events:v404'] }, paging, fishingOnly), (e) =>
       e instanceof Forbidden && e.messages[0]!.detail === 'Insufficient permissions for public-global-gaps-events:v404 datasets');
   });
 
-  test('by id takes exactly one dataset', () => {
+  test('by id takes exactly one dataset', async () => {
     assert.equal(normalizeSingleDataset('public-global-port-visits-c2-events:latest', ctx).resolved.versionId, 4);
   });
 });
 
 describe('filters', () => {
-  test('operators default to INCLUDE; flags upper-cased, vessel types lower-cased; empty lists mean no filter', () => {
-    const q = normalizeListQuery(
+  test('operators default to INCLUDE; flags upper-cased, vessel types lower-cased; empty lists mean no filter', async () => {
+    const q = await normalizeListQuery(
       { datasets: ['public-global-fishing-events:latest'], flags: ['chn'], vesselTypes: ['CARRIER'], vesselTypesOperator: 'EXCLUDE', vessels: [] },
       paging,
       ctx,
@@ -95,16 +95,16 @@ describe('filters', () => {
     assert.equal(q.vesselIds, undefined);
   });
 
-  test('time window: OVERLAP by default, bounds in ms; start >= end is a 422 naming the parameters', () => {
-    const q = normalizeListQuery({ datasets: ['public-global-fishing-events:latest'], startDate: '2020-01-01', endDate: '2020-02-01' }, paging, ctx);
+  test('time window: OVERLAP by default, bounds in ms; start >= end is a 422 naming the parameters', async () => {
+    const q = await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'], startDate: '2020-01-01', endDate: '2020-02-01' }, paging, ctx);
     assert.deepEqual(q.time, { startMs: Date.UTC(2020, 0, 1), endMs: Date.UTC(2020, 1, 1), mode: 'OVERLAP' });
-    assert.throws(
+    await assert.rejects(
       () => normalizeListQuery({ datasets: ['public-global-fishing-events:latest'], startDate: '2020-02-01', endDate: '2020-02-01' }, paging, { ...ctx, spelling: (n) => (n === 'startDate' ? 'start-date' : n === 'endDate' ? 'end-date' : n) }),
       (e) => e instanceof InvalidParameters && e.messages[0]!.title === 'start-date' && /must be before end-date/.test(e.messages[0]!.detail),
     );
   });
 
-  test('sort defaults to +start', () => {
-    assert.equal(normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, paging, ctx).sort, '+start');
+  test('sort defaults to +start', async () => {
+    assert.equal((await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, paging, ctx)).sort, '+start');
   });
 });

@@ -61,8 +61,8 @@ describe('GET query strings', () => {
   test('one message per bad parameter, naming it and what is allowed', () => {
     const { problems } = readGet('datasets=x&limit=0&offset=a&types=FISH&sort=up&bogus=1&region=8371');
     const byTitle = Object.fromEntries(problems.messages.map((m) => [m.title, m.detail]));
-    assert.equal(byTitle['limit'], 'limit must be an integer >= 1, got "0"');
-    assert.match(byTitle['offset']!, /offset must be an integer >= 0, got "a"/);
+    assert.equal(byTitle['limit'], 'limit must be an integer >= 1 and <= 2147483647, got "0"');
+    assert.match(byTitle['offset']!, /offset must be an integer >= 0 and <= 2147483647, got "a"/);
     assert.match(byTitle['types']!, /one of ENCOUNTER, FISHING, LOITERING, GAP_START, GAP, PORT_VISIT/);
     assert.match(byTitle['sort']!, /one of \+start, -start, \+end, -end/);
     assert.match(byTitle['bogus']!, /not a parameter of GET \/v3\/events/);

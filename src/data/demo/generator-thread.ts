@@ -2,7 +2,8 @@
 // it, and the loader's SQL runs on DuckDB's own threads, so generating beside the main thread
 // keeps both cores busy (docs/performance.md). The rows and their order are the same as
 // demoRows(): one generator, in one thread, for a seed.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { siblingModule, startWorker } from '../../workers/start.ts';
 import type { EventKind } from '../../query/kinds.ts';
 import type { DemoReferenceData, DemoOptions, RowForm } from './generate.ts';
 
@@ -20,12 +21,6 @@ export type GeneratorMessage =
 const BATCH_ROWS = 1000;
 const CREDITS = 8;
 
-// Compiled (dist/), the worker is plain JavaScript; run from source, a worker starts without the
-// TypeScript loader of the main thread, so an entry registers it first (worker-entry.mjs).
-const WORKER_URL = import.meta.url.endsWith('.ts')
-  ? new URL('./worker-entry.mjs', import.meta.url)
-  : new URL('./generator-worker.js', import.meta.url);
-
 export class GeneratorThread {
   private readonly worker: Worker;
   private readonly queue: GeneratorMessage[] = [];
@@ -37,7 +32,7 @@ export class GeneratorThread {
     // Only the generator's own options cross to the thread (callers may pass callbacks beside them).
     const { events, seed, fromMs, toMs } = options;
     const request: GeneratorRequest = { options: { events, seed, fromMs, toMs }, form, batchRows: BATCH_ROWS, credits: CREDITS };
-    this.worker = new Worker(WORKER_URL, { workerData: request });
+    this.worker = startWorker(siblingModule(import.meta.url, 'generator-worker'), request);
     this.worker.on('message', (m: GeneratorMessage) => this.wake(() => this.queue.push(m)));
     this.worker.on('error', (e) => this.wake(() => (this.failure ??= e)));
     this.worker.on('exit', (code) => this.wake(() => {

@@ -10,6 +10,7 @@ import {
   EventByIdParamsSchema, EventByIdQuerySchema, ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema,
 } from '../../query/schema.ts';
 import type { ListQuery } from '../../query/types.ts';
+import type { Buffering } from '../../query/area.ts';
 import { toEntry } from '../../shape/entry.ts';
 import { streamListBody } from '../../shape/list-body.ts';
 import { echoQuery } from '../../shape/metadata.ts';
@@ -25,12 +26,13 @@ import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
 export interface EventRoutesOptions {
   defaultWire: WireFormat;
   cacheMaxAgeSeconds: number;
+  buffering: Buffering;
 }
 
 const security = [{ ApiKeyAuth: [] }];
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): Promise<void> {
-  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling });
+  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling, buffering: options.buffering });
 
   async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
     const total = await store.count(list);
@@ -52,7 +54,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const { query, spelling } = readRequest(request, { query: ListGetQuerySchema });
     const wire = wireFormatOf(request, options.defaultWire);
     const shaping = { includes: query.includes, includeRegions: query.includeRegions, summary: query.summary };
-    const list = normalizeListQuery(query, query, context(request, spelling), shaping);
+    const list = await normalizeListQuery(query, query, context(request, spelling), shaping);
     setResolvedDatasets(reply, list.datasets);
     const store = pinnedStore(request);
     const metadata = echoQuery(list);
@@ -73,7 +75,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   }, async (request, reply) => {
     const { query, body, spelling } = readRequest(request, { query: ListPostQuerySchema, body: ListPostBodySchema });
     const wire = wireFormatOf(request, options.defaultWire);
-    const list = normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
+    const list = await normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
     setResolvedDatasets(reply, list.datasets);
     return sendList(pinnedStore(request), reply, list, echoQuery(list), wire);
   });

@@ -3,6 +3,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeEventQuery, type Spelling } from '../../query/normalize.ts';
+import type { Buffering } from '../../query/area.ts';
 import { EmptyQuerySchema, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema } from '../../query/stats.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import { accessOf } from '../auth.ts';
@@ -23,14 +24,14 @@ const StatsResponseSchema = Type.Object({
 });
 const security = [{ ApiKeyAuth: [] }];
 
-export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSeconds: number }): Promise<void> {
-  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling });
+export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSeconds: number; buffering: Buffering }): Promise<void> {
+  const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling, buffering: options.buffering });
 
   app.post('/events/stats', {
     schema: { summary: 'Event statistics, filters in the body', querystring: EmptyQuerySchema, body: StatsPostBodySchema, response: { 200: StatsResponseSchema, ...errorResponses }, security },
   }, async (request, reply) => {
     const { body, spelling } = readRequest(request, { query: EmptyQuerySchema, body: StatsPostBodySchema });
-    const query = normalizeEventQuery(body, context(request, spelling));
+    const query = await normalizeEventQuery(body, context(request, spelling));
     const stats = normalizeStatsOptions(body, spelling);
     setResolvedDatasets(reply, query.datasets);
     return reply.type('application/json').send(await pinnedStore(request).stats(query, stats));
@@ -40,7 +41,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
     schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: NOT_MODIFIED, ...errorResponses }, security },
   }, async (request, reply) => {
     const { query: params, spelling } = readRequest(request, { query: StatsGetQuerySchema });
-    const query = normalizeEventQuery(params, context(request, spelling));
+    const query = await normalizeEventQuery(params, context(request, spelling));
     const stats = normalizeStatsOptions(params, spelling);
     setResolvedDatasets(reply, query.datasets);
     const store = pinnedStore(request);
