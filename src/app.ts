@@ -6,7 +6,8 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { TokenVerifier } from './auth/tokens.ts';
 import { authenticate } from './http/auth.ts';
-import { registerErrorHandling } from './http/error-handler.ts';
+import { onClientError, onFrameworkError, registerErrorHandling } from './http/error-handler.ts';
+import { registerJsonBodies } from './http/json-body.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { operationRoutes } from './http/routes/operations.ts';
@@ -38,6 +39,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     routerOptions: { ignoreTrailingSlash: true },
     return503OnClosing: true,
+    frameworkErrors: onFrameworkError,
+    clientErrorHandler: onClientError,
   });
   // Requests are validated by src/http/request-reader.ts with the same schemas (it also maps
   // spellings and aliases first), and responses are written by src/shape, whose key order and
@@ -46,6 +49,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Bodies are JSON only: any other media type is a 415 rather than a string the reader rejects.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodies(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // One media type for every JSON body, streamed pages and plugins' answers included.
@@ -62,6 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', WIRE_FORMAT_HEADER],
     exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'WWW-Authenticate'],
     maxAge: 86400,
+    // An OPTIONS without Origin is no CORS preflight; it gets the same empty answer, not a plain-text 400.
+    strictPreflight: false,
   });
   await app.register(swagger, { openapi: openApiDocument() });
   await app.register(swaggerUi, { routePrefix: '/docs' });

@@ -2,6 +2,7 @@
 // {statusCode, error, messages:[{title, detail}]}; a 500 carries the request id only.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import {
   DomainError, Forbidden, InvalidParameters, NotFound, NotReady, Overloaded, PayloadTooLarge, QueryTimeout, Unauthorized,
   type ProblemMessage,
@@ -33,15 +34,40 @@ function fromFastifyError(error: FastifyError, app: FastifyInstance): [number, P
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return [413, [{ title: 'body', detail: `the request body is larger than the limit of ${app.initialConfig.bodyLimit} bytes` }]];
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return [422, [{ title: 'body', detail: 'the request body is empty; send a JSON object such as {"datasets":["public-global-fishing-events:latest"]}' }]];
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return [415, [{ title: 'Content-Type', detail: 'send the body as application/json' }]];
   }
-  if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return [422, [{ title: 'body', detail: `the request body is not valid JSON: ${error.message}` }]];
-  }
   return undefined;
+}
+
+/**
+ * Errors the router meets before any route runs (Fastify's `frameworkErrors`): a path that is not
+ * valid percent-encoding, a path parameter over its length limit.
+ */
+export function onFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void sendError(reply, 414, [{ title: 'path', detail: 'a path segment is longer than the limit of 100 characters' }]);
+  } else {
+    void sendError(reply, 400, [{ title: 'path', detail: 'the path is not a valid URL: check its percent-encoding (%XX)' }]);
+  }
+}
+
+/**
+ * Errors of the HTTP parser, before there is a request (Fastify's `clientErrorHandler`): headers or
+ * a request line over Node's size limit (431), a request that is not HTTP (400), a client too slow
+ * to send its request (408). Written to the socket in the same JSON shape as every other error.
+ */
+export function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the request line and headers are larger than the limit of 16 KB; send large filters as a POST body']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'the request was not received in time']
+    : [400, 'the request is not valid HTTP'];
+  const body = JSON.stringify(errorBody(status, [{ title: 'request', detail }]));
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -53,6 +79,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const known = fromFastifyError(error, app);
     if (known) return sendError(reply, known[0], known[1]);
+    // A plugin's refusal (the docs' static files refuse `..` with a 403): its status, our shape,
+    // and none of its words, which may name files.
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return sendError(reply, error.statusCode, [{ title: 'request', detail: `the request was refused: ${STATUS_CODES[error.statusCode] ?? 'client error'}` }]);
+    }
     request.log.error({ err: error, requestId: request.id }, 'unexpected error');
     return sendError(reply, 500, [{ title: 'Internal Server Error', detail: `request id ${request.id}` }]);
   });

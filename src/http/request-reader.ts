@@ -19,8 +19,9 @@ export interface CanonicalRequest {
 
 type Schema = TSchema & { enum?: string[]; items?: Schema; type?: string; minimum?: number; maximum?: number; exclusiveMinimum?: number; pattern?: string; 'x-expected'?: string };
 
+// Own properties only: `constructor` or `__proto__` must never find Object.prototype's members.
 function propertySchema(schema: TObject, name: string): Schema | undefined {
-  return schema.properties[name] as Schema | undefined;
+  return Object.hasOwn(schema.properties, name) ? (schema.properties[name] as Schema) : undefined;
 }
 
 function isArrayProperty(s: Schema): boolean {
@@ -44,7 +45,7 @@ export function readQueryString(rawQuery: string, schema: TObject, problems: Pro
       // Commas split plain values; an indexed element is one value even if it holds a comma.
       list.push(...(hasIndexSuffix(spelling) ? [value] : value.split(',')).map((v) => v.trim()).filter((v) => v !== ''));
       values[name] = list;
-    } else if (name in values && values[name] !== value) {
+    } else if (Object.hasOwn(values, name) && values[name] !== value) {
       problems.add(spelled.get(name)!, `${spelled.get(name)} is given more than once with different values`);
     } else {
       values[name] = value;
@@ -67,7 +68,7 @@ export function readBody(body: unknown, schema: TObject, problems: ProblemCollec
       rejectUnknown(spelling, problems, operation);
       continue;
     }
-    if (name in values && JSON.stringify(values[name]) !== JSON.stringify(value)) {
+    if (Object.hasOwn(values, name) && JSON.stringify(values[name]) !== JSON.stringify(value)) {
       problems.add(spelling, `${spelling} and ${spelled.get(name)} are the same parameter and disagree`);
       continue;
     }
@@ -77,8 +78,13 @@ export function readBody(body: unknown, schema: TObject, problems: ProblemCollec
   return { values, spelled };
 }
 
+/** A client's string in a message, cut short: an error must not echo a megabyte back. */
+export function shortened(text: string, max = 80): string {
+  return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
+}
+
 function rejectUnknown(spelling: string, problems: ProblemCollector, operation: string): void {
-  const shown = spelling.replace(/\[\d*\]$/, '');
+  const shown = shortened(spelling.replace(/\[\d*\]$/, ''));
   problems.add(shown, `${shown} is not a parameter of ${operation}; see /openapi.json for the accepted parameters`);
 }
 
@@ -125,7 +131,7 @@ export function validateAgainst(schema: TObject, request: CanonicalRequest, prob
     if (error.keyword === 'required') {
       problems.add(title, `${title} is required${prop ? `: ${expected(prop)}` : ''}`);
     } else {
-      problems.add(title, `${title} must be ${prop ? expected(prop) : 'valid'}, got ${JSON.stringify(valueAt(asSent, error.instancePath))}`);
+      problems.add(title, `${title} must be ${prop ? expected(prop) : 'valid'}, got ${shortened(JSON.stringify(valueAt(asSent, error.instancePath)) ?? 'nothing', 200)}`);
     }
   }
 }
