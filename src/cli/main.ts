@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
 import { didYouMean } from './suggest.ts';
-import { demoCommand, generateCommand, loadCommand, versionsCommand } from './commands/data.ts';
+import { cleanCommand, demoCommand, generateCommand, loadCommand, versionsCommand } from './commands/data.ts';
 import { groupsCommand, portsCommand, regionsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';
 import { tokenCommand } from './commands/token.ts';
@@ -17,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   generate: generateCommand,
   load: loadCommand,
   versions: versionsCommand,
+  clean: cleanCommand,
   groups: groupsCommand,
   ports: portsCommand,
   regions: regionsCommand,

@@ -17,3 +17,8 @@ export function progressReporter(label: string, expected?: number) {
     },
   };
 }
+
+/** Printed when a change waits for another load of the same database to finish. */
+export function waitingNotice(holder: { pid: number; startedAt: string }): void {
+  process.stderr.write(`waiting for the load by process ${holder.pid} (started ${holder.startedAt}) to finish...\n`);
+}

@@ -6,6 +6,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EventKind } from '../query/kinds.ts';
 import { DuckDbWriter, type PublishResult } from '../store/duckdb/writer.ts';
+import { LoadLock, removeStaleWork, type LockHolder } from '../store/duckdb/load-lock.ts';
 
 export const FILE_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
@@ -20,6 +21,8 @@ export interface LoadOptions {
   /** Load the valid rows and report the others, instead of stopping at the first. */
   skipInvalid?: boolean;
   onProgress?: (rows: number) => void;
+  /** Told once when another load holds the database and this one waits for it. */
+  onWait?: (holder: LockHolder) => void;
 }
 
 /** The format of a file, from its extension. */
@@ -50,6 +53,7 @@ function withWriter(options: LoadOptions, stage: (w: DuckDbWriter) => Promise<vo
       return w.publish(options);
     },
     options.kind,
+    options.onWait,
   );
 }
 
@@ -86,9 +90,12 @@ export function defaultVersionTag(now = new Date()): string {
   return `v${now.toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
 
-/** Applies one change (a load, reference data, a version drop) through a working copy, atomically. */
-export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) => Promise<T>, kind?: EventKind): Promise<T> {
-  const writer = await DuckDbWriter.open(dbPath, kind);
+/**
+ * Applies one change (a load, reference data, a version drop) through a working copy, atomically,
+ * after any other change to the same database has finished (src/store/duckdb/load-lock.ts).
+ */
+export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) => Promise<T>, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<T> {
+  const writer = await DuckDbWriter.open(dbPath, kind, onWait);
   try {
     const result = await change(writer);
     await writer.commit();
@@ -96,5 +103,15 @@ export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) 
   } catch (e) {
     await writer.abandon();
     throw e;
+  }
+}
+
+/** Removes what killed loads left beside the database (every load also does this first). */
+export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ path: string; bytes: number }[]> {
+  const lock = await LoadLock.acquire(dbPath, onWait);
+  try {
+    return removeStaleWork(dbPath);
+  } finally {
+    lock.release();
   }
 }

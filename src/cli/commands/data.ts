@@ -3,7 +3,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { integerOption, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { defaultVersionTag, editDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { cleanStaleWork, defaultVersionTag, editDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
@@ -12,7 +12,7 @@ import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
-import { progressReporter } from '../progress.ts';
+import { progressReporter, waitingNotice } from '../progress.ts';
 
 export const demoCommand: Command = {
   usage: 'vessel-events demo [--events N] [--seed S] [--db PATH]',
@@ -78,6 +78,7 @@ export const loadCommand: Command = {
         ...(kind && isEventKind(kind) ? { kind } : {}),
         skipInvalid: option('skip-invalid', flags) === 'true',
         onProgress: progress.update,
+        onWait: waitingNotice,
       });
       progress.done();
       for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
@@ -110,10 +111,21 @@ export const versionsCommand: Command = {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
       if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
-      const rows = await editDatabase(dbPath, (w) => w.dropVersion(datasetId!, kind, version));
+      const rows = await editDatabase(dbPath, (w) => w.dropVersion(datasetId!, kind, version), undefined, waitingNotice);
       console.log(`dropped ${datasetId}:${version} (${rows} entries)`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');
     }
+  },
+};
+
+export const cleanCommand: Command = {
+  usage: 'vessel-events clean --db PATH',
+  summary: 'Remove the working copies killed loads left beside the database (<db>.loading-<pid> and their scratch files). Every load does this first too.',
+  options: ['db'],
+  async run(flags) {
+    const removed = await cleanStaleWork(option('db', flags), waitingNotice);
+    for (const r of removed) console.log(`removed ${r.path} (${(r.bytes / 1e6).toFixed(1)} MB)`);
+    console.log(`${removed.length} stale files removed, ${(removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1)} MB freed`);
   },
 };

@@ -8,6 +8,7 @@ import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts
 import { REGION_DATASETS } from '../../query/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
+import { waitingNotice } from '../progress.ts';
 
 function files(action: string | undefined, rest: string[]): string[] {
   if (action !== 'load') throw new UsageError('the only action is "load"');
@@ -22,7 +23,7 @@ export const groupsCommand: Command = {
   options: ['db'],
   async run(flags, [action, ...rest]) {
     const members = files(action, rest).flatMap(readGroups);
-    await editDatabase(option('db', flags), (w) => w.replaceGroups(members));
+    await editDatabase(option('db', flags), (w) => w.replaceGroups(members), undefined, waitingNotice);
     console.log(`loaded ${new Set(members.map((m) => m.groupId)).size} groups (${members.length} members)`);
   },
 };
@@ -33,7 +34,7 @@ export const portsCommand: Command = {
   options: ['db'],
   async run(flags, [action, ...rest]) {
     const ports = files(action, rest).flatMap(readPorts);
-    await editDatabase(option('db', flags), (w) => w.upsertPorts(ports));
+    await editDatabase(option('db', flags), (w) => w.upsertPorts(ports), undefined, waitingNotice);
     console.log(`loaded ${ports.length} ports`);
   },
 };
@@ -47,7 +48,7 @@ export const regionsCommand: Command = {
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
-    await editDatabase(option('db', flags), (w) => w.replaceRegions(dataset, regions));
+    await editDatabase(option('db', flags), (w) => w.replaceRegions(dataset, regions), undefined, waitingNotice);
     console.log(`loaded ${regions.length} regions of ${dataset}`);
   },
 };

@@ -16,6 +16,7 @@ import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
 import { readVersions } from './versions.ts';
+import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
 
 export interface PublishedVersion {
@@ -64,13 +65,25 @@ export class DuckDbWriter {
     private readonly connection: DuckDBConnection,
     private readonly ingestConnection: DuckDBConnection,
     private readonly kind: EventKind | undefined,
+    private readonly lock: LoadLock,
   ) {}
 
-  static async open(target: string, kind?: EventKind): Promise<DuckDbWriter> {
+  static async open(target: string, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<DuckDbWriter> {
     mkdirSync(dirname(target), { recursive: true });
-    const workPath = `${target}.loading-${process.pid}`;
-    rmSync(workPath, { force: true });
-    if (existsSync(target)) copyFileSync(target, workPath);
+    const lock = await LoadLock.acquire(target, onWait);
+    try {
+      // Holding the lock, any working copy beside the database is a killed load's.
+      removeStaleWork(target);
+      const workPath = `${target}.loading-${process.pid}`;
+      if (existsSync(target)) copyFileSync(target, workPath);
+      return await DuckDbWriter.start(target, workPath, lock, kind);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+  }
+
+  private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
     const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS });
     const connection = await instance.connect();
     const ingestConnection = await instance.connect();
@@ -78,7 +91,7 @@ export class DuckDbWriter {
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind);
+    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, lock);
   }
 
   /** Creates the staging tables on first use (loads of reference data need none). */
@@ -287,6 +300,7 @@ export class DuckDbWriter {
     this.close();
     rmSync(`${this.workPath}.scratch`, { force: true });
     renameSync(this.workPath, this.target);
+    this.lock.release();
   }
 
   /** Drops the working copy; the target was never touched. */
@@ -294,6 +308,7 @@ export class DuckDbWriter {
     await this.pendingIngest.catch(() => undefined);
     this.close();
     for (const suffix of ['', '.wal', '.scratch', '.scratch.wal']) rmSync(`${this.workPath}${suffix}`, { force: true });
+    this.lock.release();
   }
 
   private close(): void {
