@@ -8,8 +8,12 @@ import type { StatsOptionsNormalized } from '../query/stats.ts';
 export interface EventStore extends DatasetCatalog {
   /** Number of entries matching the query (the list's `total`). */
   count(query: EventQuery): Promise<number>;
-  /** The page of entries, in chunks, so large pages stream with bounded memory. */
-  search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>>;
+  /**
+   * The page of entries, in chunks, so large pages stream with bounded memory. It resolves once
+   * the engine is held and the first chunk is ready, so a busy or failing engine is an error
+   * before any response byte is sent.
+   */
+  search(query: ListQuery): Promise<PageStream>;
   getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
   /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
@@ -17,6 +21,12 @@ export interface EventStore extends DatasetCatalog {
   /** True once the store can answer (database open, at least one dataset loaded). */
   ready(): boolean;
   close(): Promise<void>;
+}
+
+/** A page being read from the engine, which it holds until the last chunk is read. */
+export interface PageStream extends AsyncIterable<EventRecord[]> {
+  /** Gives the engine back if the page is never read (the client left before the body started). */
+  discard(): void;
 }
 
 /**

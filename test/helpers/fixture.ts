@@ -13,6 +13,7 @@ import type { EventRecord } from '../../src/data/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
 import { ReloadingStore } from '../../src/store/duckdb/reloading-store.ts';
+import type { DuckDbStoreOptions } from '../../src/store/duckdb/duckdb-store.ts';
 import type { EventStore } from '../../src/store/store.ts';
 
 export interface Fixture {
@@ -139,11 +140,14 @@ export interface TestApp {
  * The app over a fixture database: a shared one passed in (the caller cleans it up), or its own,
  * built with `events` and `seed` and removed by close().
  */
-export async function startTestApp(options: { wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number } = {}): Promise<TestApp> {
+export async function startTestApp(options: {
+  wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number;
+  store?: Omit<DuckDbStoreOptions, 'path'>;
+} = {}): Promise<TestApp> {
   const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
   const token = tokens.create('all', ['public-*']);
-  const stores = await ReloadingStore.open({ path: fixture.dbPath }, undefined, false);
+  const stores = await ReloadingStore.open({ ...options.store, path: fixture.dbPath }, undefined, false);
   const app = await buildApp({
     stores,
     tokens: new TokenVerifier(tokens),

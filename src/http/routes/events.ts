@@ -35,8 +35,11 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling, buffering: options.buffering });
 
   async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
+    // The count and the page's first chunk are ready before the first byte: a busy or failing
+    // engine is a JSON error (503, 504), never a 200 cut short.
     const total = await store.count(list);
     const pages = list.offset < total ? await store.search(list) : [];
+    if (!Array.isArray(pages)) reply.raw.once('close', () => pages.discard());
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata };
     return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));

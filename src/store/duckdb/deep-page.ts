@@ -10,15 +10,27 @@ import { toRecord } from './columns.ts';
 /** From this offset on a page is read in two steps; before it the one-step read is as fast. */
 export const DEEP_OFFSET = 1000;
 
-export async function deepPage(connection: DuckDBConnection, query: ListQuery, select: string): Promise<EventRecord[]> {
+/** Rows of a deep page read per query: its memory stays bounded whatever the limit. */
+const DEEP_BATCH = 2000;
+
+/**
+ * Finds the page on the sort keys (the costly step, run before the response starts), and returns
+ * its rows in batches, in the page's order.
+ */
+export async function deepPageKeys(connection: DuckDBConnection, query: ListQuery): Promise<[number, string][]> {
   const keys = compileSearch(query, 'version_id, id');
-  const page = (await connection.runAndReadAll(keys.sql, keys.params)).getRowsJS() as [number, string][];
-  if (page.length === 0) return [];
-  const ids = [...new Set(page.map(([, id]) => id))];
-  const rows = (await connection.runAndReadAll(
-    `SELECT version_id, ${select} FROM events WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-    ids,
-  )).convertRows(JSDuckDBValueConverter) as unknown[][];
-  const byKey = new Map(rows.map((r) => [`${r[0]}|${r[1]}`, r]));
-  return page.map(([version, id]) => toRecord(byKey.get(`${version}|${id}`)!.slice(1)));
+  return (await connection.runAndReadAll(keys.sql, keys.params)).getRowsJS() as [number, string][];
+}
+
+export async function* deepPageRows(connection: DuckDBConnection, page: [number, string][], select: string): AsyncGenerator<EventRecord[]> {
+  for (let start = 0; start < page.length; start += DEEP_BATCH) {
+    const batch = page.slice(start, start + DEEP_BATCH);
+    const ids = [...new Set(batch.map(([, id]) => id))];
+    const rows = (await connection.runAndReadAll(
+      `SELECT version_id, ${select} FROM events WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
+      ids,
+    )).convertRows(JSDuckDBValueConverter) as unknown[][];
+    const byKey = new Map(rows.map((r) => [`${r[0]}|${r[1]}`, r]));
+    yield batch.map(([version, id]) => toRecord(byKey.get(`${version}|${id}`)!.slice(1)));
+  }
 }

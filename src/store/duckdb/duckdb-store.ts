@@ -1,16 +1,16 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
+import { DuckDBInstance, JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { EventStats, EventStore } from '../store.ts';
+import type { EventStats, EventStore, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { selectColumns, toRecord } from './columns.ts';
-import { DEEP_OFFSET, deepPage } from './deep-page.ts';
+import { DEEP_OFFSET, deepPageKeys, deepPageRows } from './deep-page.ts';
 import { ConnectionPool } from './pool.ts';
 import { readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
@@ -24,6 +24,8 @@ export interface DuckDbStoreOptions {
   threads?: number;
   /** 0 disables the limit. */
   queryTimeoutMs?: number;
+  /** Queries that may wait for a connection; more are refused at once (503). */
+  maxWaiting?: number;
   /** DuckDB's memory_limit (default: 80 % of the machine's memory). */
   memoryLimit?: string;
 }
@@ -68,7 +70,7 @@ export class DuckDbStore implements EventStore {
     const regions = await readRegionCatalog(catalogConnection);
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     catalogConnection.closeSync();
-    const pool = await ConnectionPool.open(instance, options.connections ?? 4, options.queryTimeoutMs ?? 0);
+    const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 32 });
     return new DuckDbStore(instance, pool, versions, groups, regions, generation);
   }
 
@@ -108,44 +110,47 @@ export class DuckDbStore implements EventStore {
 
   async count(query: EventQuery): Promise<number> {
     const where = compileWhere(query);
-    return this.pool.use(async (c) => {
+    return this.pool.use('heavy', async (c) => {
       const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE FROM events WHERE ${where.sql}`, where.params);
       return reader.getRowsJS()[0]![0] as number;
     });
   }
 
-  async search(query: ListQuery): Promise<AsyncIterable<EventRecord[]>> {
+  async search(query: ListQuery): Promise<PageStream> {
     const select = selectColumns(query.datasets.map((d) => d.resolved.kind));
-    const pool = this.pool;
-    // The connection is taken when iteration starts and given back when it ends, however it ends:
-    // a page whose client left before the body started never takes one (a generator that never
-    // starts never runs its finally, so taking it earlier would leak it).
-    return (async function* () {
-      const connection = await pool.acquire();
-      try {
-        if (query.offset >= DEEP_OFFSET) {
-          yield await deepPage(connection, query, select);
-          return;
-        }
-        const search = compileSearch(query, select);
-        const result = await connection.stream(search.sql, search.params);
-        for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) {
-          yield rows.map(toRecord);
-        }
-      } finally {
-        pool.release(connection);
-      }
-    })();
+    const connection = await this.pool.acquire('heavy');
+    let chunks: AsyncIterator<EventRecord[]>;
+    let first: IteratorResult<EventRecord[]>;
+    try {
+      // The costly part (the sort, or a deep page's keys) and the first chunk, under the time limit.
+      ({ chunks, first } = await this.pool.timed(connection, async () => {
+        const source = query.offset >= DEEP_OFFSET
+          ? deepPageRows(connection, await deepPageKeys(connection, query), select)
+          : this.streamRows(connection, query, select);
+        const iterator = source[Symbol.asyncIterator]();
+        return { chunks: iterator, first: await iterator.next() };
+      }));
+    } catch (e) {
+      this.pool.release(connection);
+      throw e;
+    }
+    return heldPage(first, chunks, () => this.pool.release(connection));
+  }
+
+  private async *streamRows(connection: DuckDBConnection, query: ListQuery, select: string): AsyncGenerator<EventRecord[]> {
+    const search = compileSearch(query, select);
+    const result = await connection.stream(search.sql, search.params);
+    for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) yield rows.map(toRecord);
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
-    return this.pool.use((c) => computeStats(c, query, options));
+    return this.pool.use('heavy', (c) => computeStats(c, query, options));
   }
 
   // The id index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
   // so the version is checked on the (few) rows with that id.
   async getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
-    return this.pool.use(async (c) => {
+    return this.pool.use('light', async (c) => {
       const reader = await c.runAndReadAll(`SELECT version_id, ${selectColumns([dataset.resolved.kind])} FROM events WHERE id = $1`, [id]);
       const row = reader.getRowsJS().find((r) => Number(r[0]) === dataset.resolved.versionId);
       return row ? toRecord(row.slice(1)) : undefined;
@@ -156,4 +161,34 @@ export class DuckDbStore implements EventStore {
     this.pool.close();
     this.instance.closeSync();
   }
+}
+
+/**
+ * The page's chunks, the first already read; `release` runs once, when the last chunk is read, the
+ * reader stops early, or the page is discarded unread.
+ */
+function heldPage(first: IteratorResult<EventRecord[]>, rest: AsyncIterator<EventRecord[]>, release: () => void): PageStream {
+  let started = false;
+  let released = false;
+  const releaseOnce = () => {
+    if (!released) {
+      released = true;
+      release();
+    }
+  };
+  return {
+    async *[Symbol.asyncIterator]() {
+      started = true;
+      try {
+        if (first.done) return;
+        yield first.value;
+        for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+      } finally {
+        releaseOnce();
+      }
+    },
+    discard() {
+      if (!started) releaseOnce();
+    },
+  };
 }

@@ -1,18 +1,38 @@
 // A fixed set of DuckDB connections on one instance. DuckDB runs each connection's query on its
 // own thread pool; more connections than cores only queue inside the engine, so the pool is small.
+//
+// Two lanes: heavy work (counts, pages, statistics) may hold all connections but one, which stays
+// for light work (a lookup by id), so a burst of heavy requests cannot make a lookup wait out the
+// time limit. Waiting is bounded twice: past the time limit a waiter gets a 504, and past
+// `maxWaiting` waiters in its lane a request is refused at once with a 503 and Retry-After.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { QueryTimeout } from '../../query/errors.ts';
+import { Overloaded, QueryTimeout } from '../../query/errors.ts';
+
+export type Lane = 'heavy' | 'light';
+
+interface Waiter {
+  lane: Lane;
+  give(c: DuckDBConnection): void;
+}
+
+export interface PoolOptions {
+  size: number;
+  /** 0 disables the limit. */
+  timeoutMs: number;
+  maxWaiting: number;
+}
 
 export class ConnectionPool {
   private readonly idle: DuckDBConnection[] = [];
-  private readonly waiting: ((c: DuckDBConnection) => void)[] = [];
+  private readonly waiting: Waiter[] = [];
   private readonly all: DuckDBConnection[] = [];
+  private readonly heavyHolders = new Set<DuckDBConnection>();
 
-  private constructor(private readonly timeoutMs: number) {}
+  private constructor(private readonly options: PoolOptions) {}
 
-  static async open(instance: DuckDBInstance, size: number, timeoutMs: number): Promise<ConnectionPool> {
-    const pool = new ConnectionPool(timeoutMs);
-    for (let i = 0; i < size; i++) {
+  static async open(instance: DuckDBInstance, options: PoolOptions): Promise<ConnectionPool> {
+    const pool = new ConnectionPool(options);
+    for (let i = 0; i < options.size; i++) {
       const c = await instance.connect();
       pool.all.push(c);
       pool.idle.push(c);
@@ -20,56 +40,98 @@ export class ConnectionPool {
     return pool;
   }
 
-  /** A free connection; past the time limit a busy server answers 504 rather than queue for ever. */
-  acquire(): Promise<DuckDBConnection> {
-    const c = this.idle.pop();
-    if (c) return Promise.resolve(c);
+  get timeoutMs(): number {
+    return this.options.timeoutMs;
+  }
+
+  private heavyLimit(): number {
+    return Math.max(1, this.options.size - 1);
+  }
+
+  private canTake(lane: Lane): boolean {
+    return this.idle.length > 0 && (lane === 'light' || this.heavyHolders.size < this.heavyLimit());
+  }
+
+  private take(lane: Lane): DuckDBConnection {
+    const c = this.idle.pop()!;
+    if (lane === 'heavy') this.heavyHolders.add(c);
+    return c;
+  }
+
+  /** A free connection of the lane; past the time limit a 504, past the waiting limit a 503 at once. */
+  acquire(lane: Lane): Promise<DuckDBConnection> {
+    // Waiters of the other lane cannot take what this one may: they are no queue to wait behind.
+    const ahead = this.waiting.filter((w) => w.lane === lane).length;
+    if (ahead === 0 && this.canTake(lane)) return Promise.resolve(this.take(lane));
+    if (ahead >= this.options.maxWaiting) {
+      return Promise.reject(new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${ahead} queries are waiting for the engine; retry in a moment` }]));
+    }
     return new Promise((resolve, reject) => {
-      const waiter = (conn: DuckDBConnection) => {
-        clearTimeout(timer);
-        resolve(conn);
+      const waiter: Waiter = {
+        lane,
+        give: (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        },
       };
       const timer =
-        this.timeoutMs > 0
+        this.options.timeoutMs > 0
           ? setTimeout(() => {
               this.waiting.splice(this.waiting.indexOf(waiter), 1);
               reject(this.timeoutError());
-            }, this.timeoutMs)
+            }, this.options.timeoutMs)
           : undefined;
       this.waiting.push(waiter);
     });
   }
 
   release(c: DuckDBConnection): void {
-    const next = this.waiting.shift();
-    if (next) next(c);
-    else this.idle.push(c);
+    this.heavyHolders.delete(c);
+    this.idle.push(c);
+    // First come first served, within what each lane may take.
+    for (let i = 0; i < this.waiting.length && this.idle.length > 0; ) {
+      const waiter = this.waiting[i]!;
+      if (this.canTake(waiter.lane)) {
+        this.waiting.splice(i, 1);
+        waiter.give(this.take(waiter.lane));
+      } else {
+        i++;
+      }
+    }
   }
 
   /** Runs fn on a connection; past the time limit the query is interrupted and QueryTimeout thrown. */
-  async use<T>(fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
-    const c = await this.acquire();
+  async use<T>(lane: Lane, fn: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+    const c = await this.acquire(lane);
+    try {
+      return await this.timed(c, () => fn(c));
+    } finally {
+      this.release(c);
+    }
+  }
+
+  /** Runs fn on a connection already held, interrupting its query past the time limit. */
+  async timed<T>(c: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
     let timedOut = false;
     const timer =
-      this.timeoutMs > 0
+      this.options.timeoutMs > 0
         ? setTimeout(() => {
             timedOut = true;
             c.interrupt();
-          }, this.timeoutMs)
+          }, this.options.timeoutMs)
         : undefined;
     try {
-      return await fn(c);
+      return await fn();
     } catch (e) {
       if (timedOut) throw this.timeoutError();
       throw e;
     } finally {
       clearTimeout(timer);
-      this.release(c);
     }
   }
 
   timeoutError(): QueryTimeout {
-    return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.timeoutMs} ms; narrow the filters or raise --query-timeout` }]);
+    return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.options.timeoutMs} ms; narrow the filters or raise --query-timeout` }]);
   }
 
   close(): void {
