@@ -134,7 +134,7 @@ function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 const tokens = new TokenFile(join(cacheDir, 'bench-tokens.json'));
 tokens.revoke('bench');
 const secret = tokens.create('bench', ['public-*']);
-const server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', '--query-timeout', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', '--query-timeout', '0', '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise<string>((resolve, reject) => {
   let out = '';
   server.stdout!.on('data', (d: Buffer) => {

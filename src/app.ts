@@ -1,6 +1,8 @@
 // buildApp: the HTTP application, never listening itself (tests use inject; src/cli/serve.ts listens).
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import compress from '@fastify/compress';
 import cors from '@fastify/cors';
+import { constants as zlibConstants } from 'node:zlib';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
@@ -8,6 +10,7 @@ import type { TokenVerifier } from './auth/tokens.ts';
 import { authenticate } from './http/auth.ts';
 import { onClientError, onFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodies } from './http/json-body.ts';
+import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { operationRoutes } from './http/routes/operations.ts';
@@ -24,6 +27,8 @@ export interface AppOptions {
   wire: WireFormat;
   cacheMaxAgeSeconds: number;
   bodyLimitBytes: number;
+  /** Requests per minute per token without a limit of its own; 0 or absent: none. */
+  rateLimitPerMinute?: number;
   /** How long one buffer may take to compute (413 after it); 5 s by default. */
   bufferDeadlineMs?: number;
   logger?: FastifyServerOptions['logger'];
@@ -64,10 +69,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', WIRE_FORMAT_HEADER],
-    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'WWW-Authenticate'],
+    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'WWW-Authenticate', ...RATE_LIMIT_HEADERS],
     maxAge: 86400,
     // An OPTIONS without Origin is no CORS preflight; it gets the same empty answer, not a plain-text 400.
     strictPreflight: false,
+  });
+  // gzip or brotli when the client accepts it, streamed pages included. Brotli at its default
+  // quality (11) costs seconds on a large page; 4 compresses about as well as gzip, faster.
+  await app.register(compress, {
+    encodings: ['br', 'gzip'],
+    threshold: 1024,
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(swagger, { openapi: openApiDocument() });
   await app.register(swaggerUi, { routePrefix: '/docs' });
@@ -83,6 +95,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(
       async (api) => {
         api.addHook('onRequest', authenticate(options.tokens));
+        await registerRateLimits(api, options.rateLimitPerMinute ?? 0);
         pinStorePerRequest(api, options.stores);
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });

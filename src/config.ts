@@ -13,6 +13,8 @@ export interface ServerConfig {
   bodyLimitBytes: number;
   /** 0 disables the limit. */
   queryTimeoutMs: number;
+  /** Requests per minute per token (a token may set its own); 0: no limit. */
+  rateLimitPerMinute: number;
   /** DuckDB's memory limit (its buffer pool and operators), e.g. "1GB"; larger work spills to disk. */
   memoryLimit: string;
   logLevel: string;
@@ -28,6 +30,7 @@ export const OPTIONS = {
   'cache-max-age': { env: 'VESSEL_EVENTS_CACHE_MAX_AGE', default: '3600', help: 'seconds browsers may cache GET lists' },
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
+  'rate-limit': { env: 'VESSEL_EVENTS_RATE_LIMIT', default: '600', help: 'requests per minute per token (serve: the default of tokens without their own; token create: this token\'s own), 0: none' },
   'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '4GB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
@@ -79,6 +82,7 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
     bodyLimitBytes: integer('body-limit', option('body-limit', flags), 1024),
     queryTimeoutMs: integer('query-timeout', option('query-timeout', flags), 0),
     memoryLimit: memorySize('memory-limit', option('memory-limit', flags)),
+    rateLimitPerMinute: integer('rate-limit', option('rate-limit', flags), 0),
     logLevel: option('log-level', flags),
   };
 }

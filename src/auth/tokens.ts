@@ -12,6 +12,8 @@ export interface TokenRecord {
   /** Dataset id patterns, `*` matching any run of characters (`public-*`). */
   datasets: string[];
   createdAt: string;
+  /** Requests per minute this token may make; absent: the server's --rate-limit. */
+  rateLimit?: number;
 }
 
 interface TokensFile {
@@ -37,13 +39,13 @@ export class TokenFile {
   }
 
   /** Creates a token; returns the secret, which is never stored. */
-  create(name: string, datasets: string[]): string {
+  create(name: string, datasets: string[], rateLimit?: number): string {
     if (!/^[\w.-]+$/.test(name)) throw new Error(`token name "${name}" may contain only letters, digits, ".", "_" and "-"`);
     if (datasets.length === 0) throw new Error('a token needs at least one dataset pattern (--datasets "public-*")');
     const tokens = this.read();
     if (tokens.some((t) => t.name === name)) throw new Error(`a token named "${name}" exists; revoke it first`);
     const secret = `ve_${randomBytes(32).toString('base64url')}`;
-    tokens.push({ name, hash: hashToken(secret), datasets, createdAt: new Date().toISOString() });
+    tokens.push({ name, hash: hashToken(secret), datasets, createdAt: new Date().toISOString(), ...(rateLimit !== undefined ? { rateLimit } : {}) });
     this.write(tokens);
     return secret;
   }

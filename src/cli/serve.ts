@@ -34,6 +34,7 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
     wire: config.wire,
     cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
     bodyLimitBytes: config.bodyLimitBytes,
+    rateLimitPerMinute: config.rateLimitPerMinute,
     logger: { level: config.logLevel },
   });
   logger.app = app;

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
-  DomainError, Forbidden, InvalidParameters, NotFound, NotReady, Overloaded, PayloadTooLarge, QueryTimeout, Unauthorized,
+  DomainError, Forbidden, InvalidParameters, NotFound, NotReady, Overloaded, PayloadTooLarge, QueryTimeout, RateLimited, Unauthorized,
   type ProblemMessage,
 } from '../query/errors.ts';
 
@@ -16,6 +16,7 @@ const STATUS_OF: [new (...args: never[]) => DomainError, number][] = [
   [PayloadTooLarge, 413],
   [NotReady, 503],
   [Overloaded, 503],
+  [RateLimited, 429],
   [QueryTimeout, 504],
 ];
 

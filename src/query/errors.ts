@@ -41,6 +41,9 @@ export class Overloaded extends DomainError {
   }
 }
 
+/** The token made more requests than its limit allows (429; the limiter sets Retry-After). */
+export class RateLimited extends DomainError {}
+
 /** A query ran past the configured time limit (504). */
 export class QueryTimeout extends DomainError {}
 

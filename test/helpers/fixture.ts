@@ -141,7 +141,7 @@ export interface TestApp {
  * built with `events` and `seed` and removed by close().
  */
 export async function startTestApp(options: {
-  wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number;
+  wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number; rateLimitPerMinute?: number;
   store?: Omit<DuckDbStoreOptions, 'path'>;
 } = {}): Promise<TestApp> {
   const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
@@ -155,6 +155,7 @@ export async function startTestApp(options: {
     cacheMaxAgeSeconds: 600,
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
     bufferDeadlineMs: options.bufferDeadlineMs,
+    rateLimitPerMinute: options.rateLimitPerMinute,
   });
   return {
     app, stores, store: stores.current(), fixture, token, tokens,

@@ -6,7 +6,7 @@ import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
 import { checkPortFree, serve } from '../serve.ts';
 
-const SERVE_OPTIONS: OptionName[] = ['db', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'log-level'];
+const SERVE_OPTIONS: OptionName[] = ['db', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level'];
 
 export const serveCommand: Command = {
   usage: 'vessel-events serve [options]',

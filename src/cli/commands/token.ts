@@ -1,13 +1,13 @@
 // token create | list | revoke, on a tokens file.
-import { option } from '../../config.ts';
+import { integerOption, option } from '../../config.ts';
 import { TokenFile } from '../../auth/tokens.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
 
 export const tokenCommand: Command = {
-  usage: 'vessel-events token create --name N --datasets PATTERN... | list | revoke NAME   [--tokens PATH]',
+  usage: 'vessel-events token create --name N --datasets PATTERN... [--rate-limit PER_MINUTE] | list | revoke NAME   [--tokens PATH]',
   summary: 'Create, list or revoke API tokens. A new token is printed once, alone on the last line; the file keeps only its hash.',
-  options: ['tokens', 'name', 'datasets'],
+  options: ['tokens', 'name', 'datasets', 'rate-limit'],
   async run(flags, [action, ...rest]) {
     const file = new TokenFile(option('tokens', flags));
     switch (action) {
@@ -15,13 +15,15 @@ export const tokenCommand: Command = {
         const name = option('name', flags);
         if (!name) throw new UsageError('token create needs --name');
         const datasets = [option('datasets', flags), ...rest].flatMap((d) => d.split(',')).filter((d) => d !== '');
-        const secret = file.create(name, datasets);
-        console.log(`created token "${name}" for ${datasets.join(', ')} in ${file.path}; it is shown only now:`);
+        // Unset, the token follows the server's --rate-limit; set here, its own limit wins.
+        const limit = flags['rate-limit'] === undefined ? undefined : integerOption('rate-limit', flags, 0);
+        const secret = file.create(name, datasets, limit);
+        console.log(`created token "${name}" for ${datasets.join(', ')}${limit !== undefined ? `, ${limit || 'no'} requests per minute` : ''} in ${file.path}; it is shown only now:`);
         console.log(secret);
         return;
       }
       case 'list':
-        for (const t of file.read()) console.log(`${t.name}\t${t.datasets.join(',')}\t${t.createdAt}`);
+        for (const t of file.read()) console.log(`${t.name}\t${t.datasets.join(',')}\t${t.createdAt}\t${t.rateLimit === undefined ? 'server rate limit' : `${t.rateLimit || 'no'} requests/min`}`);
         return;
       case 'revoke': {
         const name = rest[0] ?? option('name', flags);
