@@ -6,13 +6,12 @@
 // service's overhead ratio. The big page reports entries per second and the server's peak memory.
 // Writes bench/results/<date>-<events>.json and .md. --quick proves it works (CI), measures little.
 import autocannon from 'autocannon';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { TokenFile } from '../src/auth/tokens.ts';
+import { demoDatabase, log, rssMiB, startServer } from './server.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
@@ -30,21 +29,8 @@ const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
 const CONCURRENT_SECONDS = quick ? 1 : 5;
 /** --only NAME runs the classes (the big page included) whose name contains NAME. */
 const selected = (name: string) => !args.only || name.includes(args.only);
-const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
-const cacheDir = join(import.meta.dirname, 'cache');
-mkdirSync(cacheDir, { recursive: true });
-const dbPath = join(cacheDir, `events-${events}-seed${seed}.duckdb`);
+const dbPath = demoDatabase(events, seed);
 const ALL = ['public-global-fishing-events', 'public-global-encounters-events', 'public-global-loitering-events', 'public-global-port-visits-events', 'public-global-gaps-events'].map((d) => `${d}:latest`);
-
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-if (!existsSync(dbPath)) {
-  log(`building ${dbPath} (${events} events)...`);
-  const built = spawnSync(process.execPath, [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--db', dbPath], { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
-  if (built.status !== 0) throw new Error('building the benchmark database failed');
-}
 
 // Parameter values drawn from the data, so no class measures one cached query.
 const sampler = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
@@ -125,27 +111,9 @@ function engineOf(req: Request): Engine {
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
-function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? round(Number(m[1]) / 1024, 0) : NaN;
-}
 
 // The real server, on a free port, with a token for the benchmark.
-const tokens = new TokenFile(join(cacheDir, 'bench-tokens.json'));
-tokens.revoke('bench');
-const secret = tokens.create('bench', ['public-*']);
-const server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', '--query-timeout', '0', '--rate-limit', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise<string>((resolve, reject) => {
-  let out = '';
-  server.stdout!.on('data', (d: Buffer) => {
-    const m = /serving (http:\/\/\S+)/.exec((out += d));
-    if (m) resolve(m[1]!);
-  });
-  server.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
-});
-// However the benchmark ends (an error, a signal), the server it started goes with it.
-process.on('exit', () => server.kill('SIGTERM'));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(1));
+const { base, secret, pid: serverPid, stop: stopServer } = await startServer(dbPath, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
 const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
 const send = async (req: Request) => {
   const res = await fetch(`${base}${req.path}`, { method: req.method, headers, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
@@ -156,7 +124,7 @@ const send = async (req: Request) => {
 
 try {
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const idleMiB = rssMiB(server.pid!, 'VmRSS');
+  const idleMiB = rssMiB(serverPid, 'VmRSS');
   const store = await DuckDbStore.open({ path: dbPath });
   const access = { canRead: () => true };
   const rows: Record<string, unknown>[] = [];
@@ -200,7 +168,7 @@ try {
     big.push(performance.now() - t0);
     entries = body.entries.length;
   }
-  const bigPage = { entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(server.pid!, 'VmHWM') };
+  const bigPage = { entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM') };
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30, 0), node: process.version },
@@ -226,5 +194,5 @@ try {
     log(`written ${stem}.json and .md`);
   }
 } finally {
-  server.kill('SIGTERM');
+  stopServer();
 }

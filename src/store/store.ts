@@ -26,7 +26,7 @@ export interface EventStore extends DatasetCatalog {
 /** A page being read from the engine, which it holds until the last chunk is read. */
 export interface PageStream extends AsyncIterable<EventRecord[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
-  discard(): void;
+  discard(): Promise<void>;
 }
 
 /**

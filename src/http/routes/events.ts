@@ -15,7 +15,7 @@ import { toEntry } from '../../shape/entry.ts';
 import { streamListBody } from '../../shape/list-body.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
-import type { EventStore } from '../../store/store.ts';
+import type { EventStore, PageStream } from '../../store/store.ts';
 import { pinnedStore } from '../store-pinning.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
@@ -37,9 +37,19 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
     // The count and the page's first chunk are ready before the first byte: a busy or failing
     // engine is a JSON error (503, 504), never a 200 cut short.
+    // A client may leave at any point, even while the page is being prepared: whenever the
+    // response closes, a page it never began to read gives its connection back (a page being read
+    // gives it back when its stream is destroyed).
+    let page: PageStream | undefined;
+    let closed = false;
+    reply.raw.once('close', () => {
+      closed = true;
+      void page?.discard();
+    });
     const total = await store.count(list);
-    const pages = list.offset < total ? await store.search(list) : [];
-    if (!Array.isArray(pages)) reply.raw.once('close', () => pages.discard());
+    if (list.offset < total) page = await store.search(list);
+    if (closed) await page?.discard();
+    const pages = page ?? [];
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata };
     return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));

@@ -70,7 +70,7 @@ export class DuckDbStore implements EventStore {
     const regions = await readRegionCatalog(catalogConnection);
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     catalogConnection.closeSync();
-    const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 32 });
+    const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
     return new DuckDbStore(instance, pool, versions, groups, regions, generation);
   }
 
@@ -179,16 +179,24 @@ function heldPage(first: IteratorResult<EventRecord[]>, rest: AsyncIterator<Even
   return {
     async *[Symbol.asyncIterator]() {
       started = true;
+      let finished = first.done;
       try {
         if (first.done) return;
         yield first.value;
         for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+        finished = true;
       } finally {
+        // A reader that stops early (a client gone mid-page) ends the engine's result before the
+        // connection serves another query: a result left pending on it stalls the next one.
+        if (!finished) await rest.return?.(undefined);
         releaseOnce();
       }
     },
-    discard() {
-      if (!started) releaseOnce();
+    async discard() {
+      if (started) return;
+      started = true;
+      if (!first.done) await rest.return?.(undefined);
+      releaseOnce();
     },
   };
 }
