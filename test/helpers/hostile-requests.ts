@@ -98,6 +98,7 @@ export function hostileRequest(seed: number, token: string): HostileRequest {
     ]);
     return { method: r.pick(['GET', 'GET', 'POST', 'OPTIONS', 'DELETE', 'HEAD']), path, headers: { ...auth } };
   }
+  if (kind <= 6) return plausibleRequest(r, auth);
   const post = r.chance(0.45);
   const path = kind === 1 ? `/v3/events/${encodeValue(r, r.pick(['c2f0967e061f99a01793edac065de003', 'nope', ...VALUES.slice(0, 20)]))}` : r.pick(PATHS);
   const pairs: string[] = [];
@@ -127,6 +128,33 @@ export function hostileRequest(seed: number, token: string): HostileRequest {
     ]);
   }
   return request;
+}
+
+const GOOD: [string, () => string][] = [
+  ['flags', () => 'CHN,ESP,TWN'], ['vessel-types', () => 'FISHING'], ['start-date', () => '2019-01-01'], ['end-date', () => '2021-01-01'],
+  ['time-filter-mode', () => 'START-DATE'], ['min-duration', () => '2'], ['max-duration', () => '48'], ['encounter-types', () => 'CARRIER-FISHING'],
+  ['region-datasets', () => 'public-eez-areas'], ['region-ids', () => '8371'], ['confidences', () => '3,4'], ['types', () => 'GAP_START,FISHING'],
+  ['sort', () => '-end'], ['summary', () => 'true'], ['includes', () => 'id,vessel.name'], ['include-regions', () => 'false'], ['is-closed', () => 'false'],
+];
+
+/** A request a client could mean: valid parameters, sometimes one of them hostile. */
+function plausibleRequest(r: Random, auth: Record<string, string>): HostileRequest {
+  const datasets = Object.values(DATASET_ID_BY_KIND).filter(() => r.chance(0.5)).map((d) => `${d}:latest`);
+  const pairs = [`datasets=${encodeURIComponent((datasets.length ? datasets : ['public-global-fishing-events:latest']).join(','))}`];
+  for (let i = 0; i < r.int(0, 4); i++) {
+    const [name, value] = r.pick(GOOD);
+    pairs.push(`${name}=${encodeURIComponent(value())}`);
+  }
+  if (r.chance(0.3)) pairs.push(`${r.pick(NAMES)}=${encodeValue(r, r.pick(VALUES))}`);
+  const stats = r.chance(0.25);
+  if (stats) pairs.push(`timeseries-interval=${r.pick(['MONTH', 'YEAR', 'DAY'])}`, ...(r.chance(0.5) ? [`group-by=${r.pick(['FLAG', 'REGION_EEZ', 'GEARTYPE', 'NEXT_PORT_ID'])}`, 'includes=TOTAL_COUNT,EVENTS_GROUPED'] : []));
+  else pairs.push(`limit=${r.pick(['1', '20', '100', '100', '1000', '1000', '5000', '5000', '5000', r.chance(0.3) ? '99999' : '500'])}`, `offset=${r.pick(['0', '0', '10', '1000', '5000'])}`);
+  if (!stats && r.chance(0.25)) {
+    const body: Record<string, unknown> = { datasets: datasets.length ? datasets : ['public-global-fishing-events:latest'], geometry: geometry(r) };
+    if (r.chance(0.5)) Object.assign(body, { bufferValue: r.pick(BUFFERS), bufferUnit: r.pick(UNITS) });
+    return { method: 'POST', path: `/v3/events?${pairs.filter((p) => /^(limit|offset|sort)=/.test(p)).join('&')}`, headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  }
+  return { method: 'GET', path: `${stats ? '/v3/events/stats' : '/v3/events'}?${pairs.join('&')}`, headers: { ...auth } };
 }
 
 export interface Verdict {
