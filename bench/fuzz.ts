@@ -91,6 +91,12 @@ const started = Date.now();
 const load: number[] = [];
 const peakRss = { mib: 0 };
 
+function report(request: string, problem: string): void {
+  problemCount++;
+  if (problems.length < 50) problems.push({ request, problem });
+  log(`PROBLEM ${problem}: ${request}`);
+}
+
 async function worker(): Promise<void> {
   for (let i = next++; i < total; i = next++) {
     const req = hostileRequest(seed * 1_000_003 + i, server.secret);
@@ -101,13 +107,9 @@ async function worker(): Promise<void> {
       const verdict = req.method === 'HEAD' ? { ok: res.status < 500, problem: `HEAD ${res.status}` } : check(res.status, res.headers['content-type'], res.body);
       const problem = !verdict.ok ? verdict.problem! : res.ms > SLOW_MS ? `answered in ${Math.round(res.ms)} ms` : undefined;
       if (res.ms > SLOW_MS) slow++;
-      if (problem) {
-        problemCount++;
-        if (problems.length < 50) problems.push({ request: describe(), problem });
-      }
+      if (problem) report(describe(), problem);
     } catch (e) {
-      problemCount++;
-      if (problems.length < 50) problems.push({ request: describe(), problem: `no answer: ${(e as Error).message}` });
+      report(describe(), `no answer: ${(e as Error).message}`);
     }
     if (++done % 1000 === 0) {
       load.push(loadavg()[0]!);

@@ -68,6 +68,40 @@ describe('errors, in the GFW shape with exact bodies', () => {
     });
   }
 
+  test('a token limited to fishing gets 403 on every route that reads another dataset', async () => {
+    const auth = { authorization: `Bearer ${t.tokens.create('fishing-everywhere', ['public-global-fishing-events'])}` };
+    const gaps = 'public-global-gaps-events:latest';
+    const requests = [
+      { url: `/v3/events?datasets=${gaps}&limit=1&offset=0` },
+      { url: `/api/v3/events?datasets=public-global-fishing-events:latest,${gaps}&limit=1&offset=0` },
+      { method: 'POST' as const, url: '/v3/events?limit=1&offset=0', payload: { datasets: [gaps] } },
+      { url: `/v3/events/x?dataset=${gaps}` },
+      { url: `/v3/events/stats?datasets=${gaps}&timeseries-interval=YEAR` },
+      { method: 'POST' as const, url: '/v3/events/stats', payload: { datasets: [gaps], timeseriesInterval: 'YEAR' } },
+    ];
+    for (const request of requests) {
+      const res = await t.app.inject({ ...request, headers: auth });
+      assert.equal(res.statusCode, 403, request.url);
+      assert.match((res.json() as { messages: { detail: string }[] }).messages[0]!.detail, /Insufficient permissions for .*public-global-gaps-events:latest datasets/);
+    }
+    assert.equal((await t.app.inject({ url: LIST, headers: auth })).statusCode, 200);
+  });
+
+  test('a revoked token is refused within a second', async () => {
+    const secret = t.tokens.create('short-lived', ['public-*']);
+    const auth = { authorization: `Bearer ${secret}` };
+    assert.equal((await t.app.inject({ url: LIST, headers: auth })).statusCode, 200);
+    t.tokens.revoke('short-lived');
+    const revokedAt = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - revokedAt < 3000) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = (await t.app.inject({ url: LIST, headers: auth })).statusCode;
+    }
+    assert.equal(status, 401);
+    assert.ok(Date.now() - revokedAt <= 1200, `refused after ${Date.now() - revokedAt} ms`);
+  });
+
   test('401 names the Bearer scheme in WWW-Authenticate', async () => {
     for (const headers of [{}, { authorization: 'Token abc' }, { authorization: 'Bearer ve_nope' }]) {
       const res = await t.app.inject({ url: LIST, headers });

@@ -148,7 +148,7 @@ function plausibleRequest(r: Random, auth: Record<string, string>): HostileReque
   if (r.chance(0.3)) pairs.push(`${r.pick(NAMES)}=${encodeValue(r, r.pick(VALUES))}`);
   const stats = r.chance(0.25);
   if (stats) pairs.push(`timeseries-interval=${r.pick(['MONTH', 'YEAR', 'DAY'])}`, ...(r.chance(0.5) ? [`group-by=${r.pick(['FLAG', 'REGION_EEZ', 'GEARTYPE', 'NEXT_PORT_ID'])}`, 'includes=TOTAL_COUNT,EVENTS_GROUPED'] : []));
-  else pairs.push(`limit=${r.pick(['1', '20', '100', '100', '1000', '1000', '5000', '5000', '5000', r.chance(0.3) ? '99999' : '500'])}`, `offset=${r.pick(['0', '0', '10', '1000', '5000'])}`);
+  else pairs.push(`limit=${r.pick(['1', '20', '100', '100', '500', '1000', r.chance(0.2) ? '99999' : '5000'])}`, `offset=${r.pick(['0', '0', '10', '1000', '5000'])}`);
   if (!stats && r.chance(0.25)) {
     const body: Record<string, unknown> = { datasets: datasets.length ? datasets : ['public-global-fishing-events:latest'], geometry: geometry(r) };
     if (r.chance(0.5)) Object.assign(body, { bufferValue: r.pick(BUFFERS), bufferUnit: r.pick(UNITS) });
