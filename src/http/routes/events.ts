@@ -36,10 +36,9 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
 
   async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
     // The count and the page's first chunk are ready before the first byte: a busy or failing
-    // engine is a JSON error (503, 504), never a 200 cut short.
-    // A client may leave at any point, even while the page is being prepared: whenever the
-    // response closes, a page it never began to read gives its connection back (a page being read
-    // gives it back when its stream is destroyed).
+    // engine is a JSON error (503, 504), never a 200 cut short. A client may leave at any point,
+    // even while its page is prepared: a page never begun gives its connection back when the
+    // response closes; a page being read, when its stream is destroyed.
     let page: PageStream | undefined;
     let closed = false;
     reply.raw.once('close', () => {
