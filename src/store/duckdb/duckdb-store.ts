@@ -40,6 +40,9 @@ export function fileIdentity(path: string): string {
   }
 }
 
+/** Rows converted between two turns of the event loop. */
+const RECORD_SLICE = 256;
+
 /** Settings for every instance: no network, so no extension may be fetched at run time. */
 export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
 
@@ -137,10 +140,20 @@ export class DuckDbStore implements EventStore {
     return heldPage(first, chunks, () => this.pool.release(connection));
   }
 
+  // The engine's chunks (2,048 rows) are turned into records a slice at a time, with a turn of the
+  // event loop between slices: converting a whole chunk held the thread for tens of milliseconds,
+  // and /healthz and lookups waited behind every chunk of every big page.
   private async *streamRows(connection: DuckDBConnection, query: ListQuery, select: string): AsyncGenerator<EventRecord[]> {
     const search = compileSearch(query, select);
     const result = await connection.stream(search.sql, search.params);
-    for await (const rows of result.yieldConvertedRows(JSDuckDBValueConverter)) yield rows.map(toRecord);
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      for (let start = 0; start < chunk.rowCount; start += RECORD_SLICE) {
+        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+        const records: EventRecord[] = [];
+        for (let row = start; row < Math.min(start + RECORD_SLICE, chunk.rowCount); row++) records.push(toRecord(chunk.convertRowValues(row, JSDuckDBValueConverter)));
+        yield records;
+      }
+    }
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
