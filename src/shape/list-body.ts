@@ -8,9 +8,6 @@ import { toEntry } from './entry.ts';
 import { entryShaper } from './shaping.ts';
 import type { WireFormat } from './wire.ts';
 
-/** Entries written between two turns of the event loop. */
-const SLICE = 256;
-
 export interface ListFooter {
   total: number;
   limit: number;
@@ -28,17 +25,14 @@ export async function* streamListBody(
   yield '{"entries":[';
   let first = true;
   for await (const records of pages) {
-    // Entries are written a slice at a time, and other requests get the event loop in between: a
-    // big page must not hold /healthz or a lookup by id for the length of a whole engine chunk.
-    for (let start = 0; start < records.length; start += SLICE) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      let chunk = '';
-      for (const r of records.slice(start, start + SLICE)) {
-        chunk += (first ? '' : ',') + JSON.stringify(shaped(toEntry(r, wire)));
-        first = false;
-      }
-      if (chunk) yield chunk;
+    // The store hands over small chunks with a turn of the event loop between them (PageStream),
+    // so writing one never holds other requests for long.
+    let chunk = '';
+    for (const r of records) {
+      chunk += (first ? '' : ',') + JSON.stringify(shaped(toEntry(r, wire)));
+      first = false;
     }
+    if (chunk) yield chunk;
   }
   // nextOffset is null on the last page: gfwr loops for ever on a non-null one.
   const next = footer.offset + footer.limit;

@@ -23,7 +23,11 @@ export interface EventStore extends DatasetCatalog {
   close(): Promise<void>;
 }
 
-/** A page being read from the engine, which it holds until the last chunk is read. */
+/**
+ * A page being read from the engine, which it holds until the last chunk is read. Chunks are small
+ * (a few hundred records) with a turn of the event loop between them, so converting and writing
+ * one never holds the other requests for long.
+ */
 export interface PageStream extends AsyncIterable<EventRecord[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
   discard(): Promise<void>;

@@ -1,7 +1,8 @@
 // A page far into a list. Sorting every matching row with all its columns to skip the first
 // `offset` of them costs a full-width sort; instead the page is found on the sort keys alone
 // (id and version), then only its rows are read, and put back in the page's order.
-import { JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { convertedSlices, nextTurn, SLICE_ROWS } from './slices.ts';
 import type { EventRecord } from '../../data/record.ts';
 import type { ListQuery } from '../../query/types.ts';
 import { compileSearch } from './compile.ts';
@@ -29,11 +30,13 @@ export async function* deepPageRows(connection: DuckDBConnection, page: [number,
   for (let start = 0; start < page.length; start += batchRows) {
     const batch = page.slice(start, start + batchRows);
     const ids = [...new Set(batch.map(([, id]) => id))];
-    const rows = (await connection.runAndReadAll(
-      `SELECT version_id, ${select} FROM events WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`,
-      ids,
-    )).convertRows(JSDuckDBValueConverter) as unknown[][];
-    const byKey = new Map(rows.map((r) => [`${r[0]}|${r[1]}`, r]));
-    yield batch.map(([version, id]) => toRecord(byKey.get(`${version}|${id}`)!.slice(1)));
+    const result = await connection.stream(`SELECT version_id, ${select} FROM events WHERE id IN (${ids.map((_, i) => `$${i + 1}`).join(', ')})`, ids);
+    const byKey = new Map<string, unknown[]>();
+    for await (const rows of convertedSlices(result)) for (const r of rows) byKey.set(`${r[0]}|${r[1]}`, r);
+    // Back in the page's order, a slice at a time like every page.
+    for (let from = 0; from < batch.length; from += SLICE_ROWS) {
+      if (from > 0) await nextTurn();
+      yield batch.slice(from, from + SLICE_ROWS).map(([version, id]) => toRecord(byKey.get(`${version}|${id}`)!.slice(1)));
+    }
   }
 }

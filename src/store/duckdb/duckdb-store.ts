@@ -1,6 +1,6 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { DuckDBInstance, JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
@@ -11,6 +11,7 @@ import { computeStats } from './stats.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { DEEP_OFFSET, deepPageKeys, deepPageRows } from './deep-page.ts';
+import { convertedSlices } from './slices.ts';
 import { ConnectionPool } from './pool.ts';
 import { readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
@@ -39,9 +40,6 @@ export function fileIdentity(path: string): string {
     return 'missing';
   }
 }
-
-/** Rows converted between two turns of the event loop. */
-const RECORD_SLICE = 256;
 
 /** Settings for every instance: no network, so no extension may be fetched at run time. */
 export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
@@ -140,20 +138,9 @@ export class DuckDbStore implements EventStore {
     return heldPage(first, chunks, () => this.pool.release(connection));
   }
 
-  // The engine's chunks (2,048 rows) are turned into records a slice at a time, with a turn of the
-  // event loop between slices: converting a whole chunk held the thread for tens of milliseconds,
-  // and /healthz and lookups waited behind every chunk of every big page.
   private async *streamRows(connection: DuckDBConnection, query: ListQuery, select: string): AsyncGenerator<EventRecord[]> {
     const search = compileSearch(query, select);
-    const result = await connection.stream(search.sql, search.params);
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      for (let start = 0; start < chunk.rowCount; start += RECORD_SLICE) {
-        if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-        const records: EventRecord[] = [];
-        for (let row = start; row < Math.min(start + RECORD_SLICE, chunk.rowCount); row++) records.push(toRecord(chunk.convertRowValues(row, JSDuckDBValueConverter)));
-        yield records;
-      }
-    }
+    for await (const rows of convertedSlices(await connection.stream(search.sql, search.params))) yield rows.map(toRecord);
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
