@@ -90,7 +90,7 @@ function engineOf(req: Request): Engine {
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
     if (byId) {
-      await store.getById(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!);
+      await store.getEntry(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!, 'gfw');
       return;
     }
     // The request's own parameters, read by the service's reader (GET) or taken from the body (POST).
@@ -102,10 +102,10 @@ function engineOf(req: Request): Engine {
     if (req.body) validateAgainst(ListPostBodySchema, body, problems);
     problems.throwIfAny();
     const list = await normalizeListQuery(body.values as never, read.values as unknown as Paging, ctx);
-    // The store's own statements (the total, then the page as records): the service minus HTTP,
-    // JSON and shaping.
+    // The store's own statements (the total, then the page's stored entries): the service minus
+    // HTTP and shaping.
     await store.count(list);
-    for await (const records of await store.search(list)) void records;
+    for await (const entries of await store.search(list, 'gfw')) void entries;
   };
 }
 

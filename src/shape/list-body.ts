@@ -2,11 +2,8 @@
 // produces them, so `limit=99999` never holds the page in memory. If the engine fails mid-way the
 // generator throws and the HTTP layer aborts the response: a client never receives a truncated
 // page that parses as complete.
-import type { EventRecord } from '../data/record.ts';
 import type { EntryShape } from '../query/types.ts';
-import { toEntry } from './entry.ts';
 import { entryShaper } from './shaping.ts';
-import type { WireFormat } from './wire.ts';
 
 export interface ListFooter {
   total: number;
@@ -15,24 +12,21 @@ export interface ListFooter {
   metadata: Record<string, unknown>;
 }
 
-export async function* streamListBody(
-  pages: AsyncIterable<EventRecord[]> | Iterable<EventRecord[]>,
-  footer: ListFooter,
-  wire: WireFormat,
-  shape: EntryShape,
-): AsyncGenerator<string> {
+/**
+ * `pages` holds whole entries as stored JSON texts: the body is their concatenation, and only a
+ * request that asks for less (summary, includes, include-regions=false) parses and reshapes them.
+ */
+export async function* streamListBody(pages: AsyncIterable<string[]> | Iterable<string[]>, footer: ListFooter, shape: EntryShape): AsyncGenerator<string> {
   const shaped = entryShaper(shape);
   yield '{"entries":[';
   let first = true;
-  for await (const records of pages) {
+  for await (const entries of pages) {
     // The store hands over small chunks with a turn of the event loop between them (PageStream),
     // so writing one never holds other requests for long.
-    let chunk = '';
-    for (const r of records) {
-      chunk += (first ? '' : ',') + JSON.stringify(shaped(toEntry(r, wire)));
-      first = false;
-    }
-    if (chunk) yield chunk;
+    if (entries.length === 0) continue;
+    const texts = shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Record<string, unknown>))) : entries;
+    yield (first ? '' : ',') + texts.join(',');
+    first = false;
   }
   // nextOffset is null on the last page: gfwr loops for ever on a non-null one.
   const next = footer.offset + footer.limit;

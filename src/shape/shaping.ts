@@ -1,13 +1,15 @@
 // Entry shaping (decisions section 5): summary, include-regions=false and includes, applied to a
 // full entry. The key order of the full entry is kept.
 import type { EntryShape } from '../query/types.ts';
-import type { Entry } from './entry.ts';
 import { pathTree, project } from './paths.ts';
+
+/** An entry as clients receive it (stored whole, in each wire format, by the engine). */
+export type Entry = Record<string, unknown>;
 
 const SUMMARY = pathTree(['start', 'end', 'id', 'type', 'position', 'vessel.id', 'vessel.name', 'vessel.ssvid', 'vessel.flag', 'vessel.type']);
 
-/** The function that shapes each entry of a response; identity when nothing is asked. */
-export function entryShaper(shape: EntryShape): (entry: Entry) => Entry {
+/** The function that shapes each entry of a response; undefined when nothing is asked (the whole entry). */
+export function entryShaper(shape: EntryShape): ((entry: Entry) => Entry) | undefined {
   const steps: ((e: Entry) => Entry)[] = [];
   if (shape.summary) steps.push((e) => project(e, SUMMARY) as Entry);
   if (!shape.includeRegions) {
@@ -20,5 +22,6 @@ export function entryShaper(shape: EntryShape): (entry: Entry) => Entry {
     const tree = pathTree(shape.includes);
     steps.push((e) => project(e, tree) as Entry);
   }
+  if (steps.length === 0) return undefined;
   return (entry) => steps.reduce((e, step) => step(e), entry);
 }

@@ -4,17 +4,22 @@ import type { EventRecord } from '../data/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
+import type { WireFormat } from '../shape/wire.ts';
 
 export interface EventStore extends DatasetCatalog {
   /** Number of entries matching the query (the list's `total`). */
   count(query: EventQuery): Promise<number>;
   /**
-   * The page of entries, in chunks, so large pages stream with bounded memory. It resolves once
-   * the engine is held and the first chunk is ready, so a busy or failing engine is an error
-   * before any response byte is sent.
+   * The page's entries as JSON texts in the wire format (whole entries: shaping is the caller's),
+   * in chunks, so large pages stream with bounded memory. It resolves once the engine is held and
+   * the first chunk is ready, so a busy or failing engine is an error before any response byte is
+   * sent.
    */
-  search(query: ListQuery): Promise<PageStream>;
-  getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
+  search(query: ListQuery, wire: WireFormat): Promise<PageStream>;
+  /** One entry as JSON text in the wire format. */
+  getEntry(dataset: ResolvedDataset, id: string, wire: WireFormat): Promise<string | undefined>;
+  /** One stored record (for `raw=true`, the published row it was loaded from). */
+  getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
   /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
   generation(): string;
@@ -24,11 +29,11 @@ export interface EventStore extends DatasetCatalog {
 }
 
 /**
- * A page being read from the engine, which it holds until the last chunk is read. Chunks are small
- * (a few hundred records) with a turn of the event loop between them, so converting and writing
- * one never holds the other requests for long.
+ * A page being read from the engine, which it holds until the last chunk is read: entries as JSON
+ * texts. Chunks are small (one engine chunk, a few thousand entries at most) with a turn of the
+ * event loop between them, so writing one never holds the other requests for long.
  */
-export interface PageStream extends AsyncIterable<EventRecord[]> {
+export interface PageStream extends AsyncIterable<string[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
   discard(): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadFiles, loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/data/record.ts';
-import { toEntry } from '../../src/shape/entry.ts';
+import { toEntry } from '../helpers/entry-oracle.ts';
 import { toPublishedRow } from '../../src/shape/raw.ts';
 import { InvalidRows, LoadRefused } from '../../src/store/duckdb/writer.ts';
 import { readAllRecords } from '../helpers/fixture.ts';
@@ -36,6 +36,8 @@ describe('loader validation', () => {
     ['an unknown event_type', (r) => (r['event_type'] = 'whaling'), /^event_type: must be one of fishing, encounter, loitering, port_visit, gap, got "whaling"$/],
     ['event_info that is not JSON', (r) => (r['event_info'] = '{oops'), /^event_info: must be a JSON object/],
     ['a wrongly typed event_info field', (r) => ((r['event_info'] as Record<string, unknown>)['average_speed_knots'] = 'fast'), /^event_info: average_speed_knots must be a number, got "fast"$/],
+    // JSON has no Infinity, and every entry is JSON.
+    ['an infinite event_info number', (r) => ((r['event_info'] as Record<string, unknown>)['average_speed_knots'] = 'Infinity'), /^event_info: average_speed_knots must be a number, got "Infinity"$/],
     ['event_vessels without the entity', (r) => (r['entity_id'] = 'someone-else'), /^event_vessels: must contain the vessel of entity_id "someone-else"$/],
     ['regions that are not lists', (r) => (r['regions_mean_position'] = { eez: '8371' }), /^regions_mean_position: eez must be an array of region ids$/],
     ['a missing event_id', (r) => delete r['event_id'], /^event_id: is required$/],

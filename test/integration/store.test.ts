@@ -1,3 +1,5 @@
+import { WIRE_FORMATS } from '../../src/shape/wire.ts';
+import { toEntry } from '../helpers/entry-oracle.ts';
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -59,7 +61,7 @@ describe('DuckDB store against the reference semantics', () => {
       const expected = referencePage(fixture, fromEventQuery(query));
       const total = await store.count(query);
       const ids: string[] = [];
-      for await (const chunk of await store.search(query)) ids.push(...chunk.map((c) => c.id));
+      for await (const chunk of await store.search(query, 'gfw')) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
       const where = `query ${i} (STORE_TEST_SEED=${seed}): ${JSON.stringify({ filters, paging })}`;
       assert.equal(total, expected.total, where);
       assert.deepEqual(ids, expected.ids, where);
@@ -68,13 +70,17 @@ describe('DuckDB store against the reference semantics', () => {
     assert.ok(nonEmpty > 150, `only ${nonEmpty} of 300 queries found anything: the generator is too narrow`);
   });
 
-  test('getById returns the stored record of that dataset only', async () => {
+  test('getRecord and getEntry return the stored event of that dataset only', async () => {
     const ctx = { catalog: store, access: { canRead: () => true } };
     const visit = fixture.records.find((r) => r.kind === 'port_visit')!;
     const [visits] = (await normalizeListQuery({ datasets: ['public-global-port-visits-events:latest'] }, { limit: 1, offset: 0 }, ctx)).datasets;
     const [fishing] = (await normalizeListQuery({ datasets: ['public-global-fishing-events:latest'] }, { limit: 1, offset: 0 }, ctx)).datasets;
-    assert.deepEqual(await store.getById(visits!, visit.id), visit);
-    assert.equal(await store.getById(fishing!, visit.id), undefined);
+    assert.deepEqual(await store.getRecord(visits!, visit.id), visit);
+    assert.equal(await store.getRecord(fishing!, visit.id), undefined);
+    for (const wire of WIRE_FORMATS) {
+      assert.deepEqual(JSON.parse((await store.getEntry(visits!, visit.id, wire))!), toEntry(visit, wire));
+      assert.equal(await store.getEntry(fishing!, visit.id, wire), undefined);
+    }
   });
 });
 

@@ -11,7 +11,6 @@ import {
 } from '../../query/schema.ts';
 import type { ListQuery } from '../../query/types.ts';
 import type { Buffering } from '../../query/area.ts';
-import { toEntry } from '../../shape/entry.ts';
 import { streamListBody } from '../../shape/list-body.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
@@ -46,12 +45,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       void page?.discard();
     });
     const total = await store.count(list);
-    if (list.offset < total) page = await store.search(list);
+    if (list.offset < total) page = await store.search(list, wire);
     if (closed) await page?.discard();
     const pages = page ?? [];
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata };
-    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));
+    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, list.shape)));
   }
 
   app.get('/events', {
@@ -110,8 +109,15 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const store = pinnedStore(request);
     const etag = etagOf({ operation: 'by-id', generation: store.generation(), asked: { eventId, dataset: resolvedName(dataset), raw: query.raw === true, wire } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    const record = await store.getById(dataset, eventId);
-    if (!record) throw notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
-    return reply.type('application/json').send(query.raw ? toPublishedRow(record) : toEntry(record, wire));
+    const missing = () => notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
+    if (query.raw) {
+      const record = await store.getRecord(dataset, eventId);
+      if (!record) throw missing();
+      return reply.type('application/json').send(toPublishedRow(record));
+    }
+    // The stored entry text is the body as it is.
+    const entry = await store.getEntry(dataset, eventId, wire);
+    if (entry === undefined) throw missing();
+    return reply.type('application/json').send(entry);
   });
 }

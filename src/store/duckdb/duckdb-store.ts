@@ -1,6 +1,6 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
@@ -10,10 +10,11 @@ import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { selectColumns, toRecord } from './columns.ts';
-import { DEEP_OFFSET, deepPageKeys, deepPageRows } from './deep-page.ts';
-import { convertedSlices } from './slices.ts';
+import { textChunks } from './slices.ts';
 import { ConnectionPool } from './pool.ts';
-import { readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
+import { ENTRY_COLUMN, SCHEMA_VERSION } from './schema.ts';
+import { readGeneration, readGroupIds, readRegionCatalog, readSchemaVersion, readVersions, type RegionCatalog } from './versions.ts';
+import type { WireFormat } from '../../shape/wire.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';
 
@@ -66,6 +67,12 @@ export class DuckDbStore implements EventStore {
     });
     // The catalog is read once, outside the per-request time limit.
     const catalogConnection = await instance.connect();
+    const layout = await readSchemaVersion(catalogConnection);
+    if (layout !== undefined && layout < SCHEMA_VERSION) {
+      catalogConnection.closeSync();
+      instance.closeSync();
+      throw new Error(`database ${options.path} has the storage layout of an older version (${layout}; this one reads ${SCHEMA_VERSION}); rebuild it with "vessel-events migrate --db ${options.path}"`);
+    }
     const versions = await readVersions(catalogConnection);
     const groups = await readGroupIds(catalogConnection);
     const regions = await readRegionCatalog(catalogConnection);
@@ -117,18 +124,15 @@ export class DuckDbStore implements EventStore {
     });
   }
 
-  async search(query: ListQuery): Promise<PageStream> {
-    const select = selectColumns(query.datasets.map((d) => d.resolved.kind));
+  async search(query: ListQuery, wire: WireFormat): Promise<PageStream> {
     const connection = await this.pool.acquire('heavy');
-    let chunks: AsyncIterator<EventRecord[]>;
-    let first: IteratorResult<EventRecord[]>;
+    let chunks: AsyncIterator<string[]>;
+    let first: IteratorResult<string[]>;
     try {
-      // The costly part (the sort, or a deep page's keys) and the first chunk, under the time limit.
+      // The costly part (the sort) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
-        const source = query.offset >= DEEP_OFFSET
-          ? deepPageRows(connection, await deepPageKeys(connection, query), select)
-          : this.streamRows(connection, query, select);
-        const iterator = source[Symbol.asyncIterator]();
+        const search = compileSearch(query, ENTRY_COLUMN[wire]);
+        const iterator = textChunks(await connection.stream(search.sql, search.params))[Symbol.asyncIterator]();
         return { chunks: iterator, first: await iterator.next() };
       }));
     } catch (e) {
@@ -138,22 +142,26 @@ export class DuckDbStore implements EventStore {
     return heldPage(first, chunks, () => this.pool.release(connection));
   }
 
-  private async *streamRows(connection: DuckDBConnection, query: ListQuery, select: string): AsyncGenerator<EventRecord[]> {
-    const search = compileSearch(query, select);
-    for await (const rows of convertedSlices(await connection.stream(search.sql, search.params))) yield rows.map(toRecord);
-  }
-
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     return this.pool.use('heavy', (c) => computeStats(c, query, options));
   }
 
   // The id index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
   // so the version is checked on the (few) rows with that id.
-  async getById(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
+  async getEntry(dataset: ResolvedDataset, id: string, wire: WireFormat): Promise<string | undefined> {
+    const row = await this.byId(dataset, id, ENTRY_COLUMN[wire]);
+    return row?.[0] as string | undefined;
+  }
+
+  async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
+    const row = await this.byId(dataset, id, selectColumns([dataset.resolved.kind]));
+    return row ? toRecord(row) : undefined;
+  }
+
+  private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | undefined> {
     return this.pool.use('light', async (c) => {
-      const reader = await c.runAndReadAll(`SELECT version_id, ${selectColumns([dataset.resolved.kind])} FROM events WHERE id = $1`, [id]);
-      const row = reader.getRowsJS().find((r) => Number(r[0]) === dataset.resolved.versionId);
-      return row ? toRecord(row.slice(1)) : undefined;
+      const reader = await c.runAndReadAll(`SELECT version_id, ${select} FROM events WHERE id = $1`, [id]);
+      return reader.getRowsJS().find((r) => Number(r[0]) === dataset.resolved.versionId)?.slice(1);
     });
   }
 
@@ -167,7 +175,7 @@ export class DuckDbStore implements EventStore {
  * The page's chunks, the first already read; `release` runs once, when the last chunk is read, the
  * reader stops early, or the page is discarded unread.
  */
-function heldPage(first: IteratorResult<EventRecord[]>, rest: AsyncIterator<EventRecord[]>, release: () => void): PageStream {
+function heldPage(first: IteratorResult<string[]>, rest: AsyncIterator<string[]>, release: () => void): PageStream {
   let started = false;
   let released = false;
   const releaseOnce = () => {

@@ -83,7 +83,8 @@ export function infoChecks(fields: InfoField[], at: JsonAccess, got: (path: stri
     }
     if (f.required) checks.push({ when: `NOT ${present(at, path)}`, message: quote(`${column}: ${name} is required for ${kind} events`) });
     checks.push({
-      when: `${present(at, path)} AND TRY_CAST(${at.text(path)} AS ${SQL_TYPE[f.type]}) IS NULL`,
+      // A number must be finite: JSON has no Infinity or NaN, and entries are JSON.
+      when: `${present(at, path)} AND ${f.type === 'number' ? `NOT coalesce(isfinite(TRY_CAST(${at.text(path)} AS DOUBLE)), false)` : `TRY_CAST(${at.text(path)} AS ${SQL_TYPE[f.type]}) IS NULL`}`,
       message: `${quote(`${column}: ${name} must be ${WORDS[f.type]}, got `)} || ${got(path)}`,
     });
   }

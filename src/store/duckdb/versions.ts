@@ -27,6 +27,13 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
   }));
 }
 
+/** The layout the file was written with (schema.ts SCHEMA_VERSION); undefined for a new file. */
+export async function readSchemaVersion(c: DuckDBConnection): Promise<number | undefined> {
+  if (!(await tableExists(c, 'meta'))) return undefined;
+  const row = (await c.runAndReadAll(`SELECT value FROM meta WHERE key = 'schema_version'`)).getRowsJS()[0];
+  return row ? Number(row[0]) : undefined;
+}
+
 /**
  * The generation the last load stamped (writer.ts commit). A file written before generations
  * existed gets one from its identity on disk, which a load (a rename of a new file) also changes.

@@ -14,8 +14,10 @@ import { dirname } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
-import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
-import { readVersions } from './versions.ts';
+import { CREATE_INDEXES, CREATE_SCHEMA, ENTRY_COLUMN, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
+import { entryJsonSql } from './entry-sql.ts';
+import { WIRE_FORMATS } from '../../shape/wire.ts';
+import { readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
 
@@ -84,8 +86,16 @@ export class DuckDbWriter {
   }
 
   private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
-    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS });
+    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS, storage_compatibility_version: STORAGE_VERSION });
     const connection = await instance.connect();
+    try {
+      await refuseOlderLayout(connection, target);
+    } catch (e) {
+      connection.closeSync();
+      instance.closeSync();
+      for (const suffix of ['', '.wal']) rmSync(`${workPath}${suffix}`, { force: true });
+      throw e;
+    }
     const ingestConnection = await instance.connect();
     // Timestamps without a zone are UTC whatever the machine's zone is.
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
@@ -212,9 +222,12 @@ export class DuckDbWriter {
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
+      // Sorted by time within each version, so a time window's zone maps skip the rest; the
+      // entries are written from the sorted rows, so the sort never carries their text.
       await c.run(
-        `INSERT INTO events SELECT ${versionOf}, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
-           FROM scratch.typed_rows WHERE problem IS NULL ORDER BY 1, vessel_id, start_ts`,
+        `INSERT INTO events SELECT *, ${WIRE_FORMATS.map((w) => `${entryJsonSql(w)} AS ${ENTRY_COLUMN[w]}`).join(', ')} FROM (
+           SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
+             FROM scratch.typed_rows WHERE problem IS NULL ORDER BY version_id, start_ts)`,
       );
       await c.run(
         `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
@@ -317,6 +330,14 @@ export class DuckDbWriter {
     this.connection.closeSync();
     this.ingestConnection.closeSync();
     this.instance.closeSync();
+  }
+}
+
+/** A database of an older layout is never written to: its rows lack what this code reads. */
+async function refuseOlderLayout(c: DuckDBConnection, target: string): Promise<void> {
+  const layout = await readSchemaVersion(c);
+  if (layout !== undefined && layout < SCHEMA_VERSION) {
+    throw new LoadRefused(`${target} has the storage layout of an older version (${layout}; this one writes ${SCHEMA_VERSION}); rebuild it first: vessel-events migrate --db ${target}`);
   }
 }
 

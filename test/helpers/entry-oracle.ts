@@ -1,11 +1,11 @@
-// to*: a stored record -> the entry clients receive (decisions section 5): key order
-// `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the kind block
-// last (gfwr reads the last key as the kind block).
-import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../data/event-info.ts';
-import { DISTANCE_FIELDS, REGION_MEMBERS, type EventRecord, type StoredVessel } from '../data/record.ts';
-import type { WireFormat } from './wire.ts';
-
-export type Entry = Record<string, unknown>;
+// The entry clients receive (decisions section 5), rendered in JS from a stored record: the tests'
+// independent oracle for the entries the loader writes in SQL (src/store/duckdb/entry-sql.ts).
+// Key order `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the
+// kind block last (gfwr reads the last key as the kind block).
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../../src/data/event-info.ts';
+import { DISTANCE_FIELDS, REGION_MEMBERS, type EventRecord, type StoredVessel } from '../../src/data/record.ts';
+import type { WireFormat } from '../../src/shape/wire.ts';
+import type { Entry } from '../../src/shape/shaping.ts';
 
 export function toEntry(r: EventRecord, wire: WireFormat): Entry {
   const block: Entry = r.kind === 'encounter' ? { vessel: r.otherVessel ? toVessel(r.otherVessel, wire) : null } : {};

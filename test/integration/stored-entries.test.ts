@@ -1,0 +1,66 @@
+// The loader writes every entry once per wire format, in SQL (src/store/duckdb/entry-sql.ts); the
+// service sends those texts as they are. Each must be byte for byte what the independent JS
+// rendering (test/helpers/entry-oracle.ts) writes for the same stored record.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { selectColumns, toRecord } from '../../src/store/duckdb/columns.ts';
+import { ENTRY_COLUMN } from '../../src/store/duckdb/schema.ts';
+import { EVENT_KINDS } from '../../src/query/kinds.ts';
+import { WIRE_FORMATS } from '../../src/shape/wire.ts';
+import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
+import { SMALL_EVENTS } from '../fixtures/small-events.ts';
+import { toEntry } from '../helpers/entry-oracle.ts';
+import { FULL } from '../helpers/size.ts';
+import fc from 'fast-check';
+import { jsNumberText } from '../../src/store/duckdb/entry-sql.ts';
+
+const fixtures: Fixture[] = [];
+before(async () => {
+  fixtures.push(await buildFixtureDb({ events: FULL ? 20_000 : 3000, seed: 11 }));
+  fixtures.push(await fixtureFromRows(SMALL_EVENTS));
+});
+after(() => fixtures.forEach((f) => f.cleanup()));
+
+async function storedRows(dbPath: string): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  try {
+    const c = await instance.connect();
+    const rows = (await c.runAndReadAll(`SELECT ${WIRE_FORMATS.map((w) => ENTRY_COLUMN[w]).join(', ')}, ${selectColumns(EVENT_KINDS)} FROM events`)).getRowsJS();
+    c.closeSync();
+    return rows;
+  } finally {
+    instance.closeSync();
+  }
+}
+
+test('every stored entry, in every wire format, is the JS rendering of its record, byte for byte', async () => {
+  for (const fixture of fixtures) {
+    const rows = await storedRows(fixture.dbPath);
+    assert.equal(rows.length, fixture.records.length);
+    const kinds = new Set<string>();
+    for (const row of rows) {
+      const record = toRecord(row.slice(WIRE_FORMATS.length));
+      kinds.add(record.kind);
+      WIRE_FORMATS.forEach((wire, i) => assert.equal(row[i], JSON.stringify(toEntry(record, wire)), `${record.id} in ${wire}`));
+    }
+    assert.deepEqual([...kinds].sort(), [...EVENT_KINDS].sort());
+  }
+});
+
+test('numbers are spelt as JS spells them, whatever the double', async () => {
+  const instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  try {
+    const spelt = async (xs: number[]) =>
+      (await c.runAndReadAll(`SELECT ${jsNumberText('x')} FROM (SELECT unnest($1::VARCHAR::DOUBLE[]) AS x)`, [JSON.stringify(xs)])).getRowsJS().map((r) => r[0]);
+    const edges = [0, -0, 5, -5, 0.1, 1 / 3, 1e-7, -1.5e-7, 1e-6, 123456.789, 1e15, 1e16, 2 ** 53, 1.2345678901234567e20, 1e21, 1.5e22, 1e300, 5e-324, Number.MAX_VALUE];
+    assert.deepEqual(await spelt(edges), edges.map(String));
+    await fc.assert(fc.asyncProperty(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 50 }), async (xs) => {
+      assert.deepEqual(await spelt(xs), xs.map(String));
+    }), { numRuns: FULL ? 200 : 50 });
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+});
