@@ -1,20 +1,9 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-import { entryJsonSql } from './src/store/duckdb/entry-sql.ts';
-import { EVENT_COLUMNS } from './src/store/duckdb/schema.ts';
-const i = await DuckDBInstance.create('/tmp/exp/z.duckdb', { storage_compatibility_version: 'v1.2.0' }); const c = await i.connect();
-await c.run(`SET TimeZone='UTC'`);
-await c.run(`ATTACH '/tmp/exp/old-1m.duckdb' AS src (READ_ONLY)`);
-await c.run(`CREATE TABLE events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')}, entry_gfw VARCHAR USING COMPRESSION zstd, entry_spec VARCHAR USING COMPRESSION zstd)`);
-let t = performance.now();
-await c.run(`INSERT INTO events SELECT *, ${entryJsonSql('gfw')}, ${entryJsonSql('spec')} FROM (SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM src.events ORDER BY version_id, start_ts)`);
-console.log('insert', Math.round(performance.now() - t));
-t = performance.now();
-await c.run('CHECKPOINT');
-console.log('checkpoint', Math.round(performance.now() - t));
-t = performance.now();
-await c.run('CREATE INDEX events_id_idx ON events (id)');
-console.log('index', Math.round(performance.now() - t));
-console.log((await c.runAndReadAll(`SELECT column_name, string_agg(DISTINCT compression, ',') FROM pragma_storage_info('events') WHERE column_name LIKE 'entry%' GROUP BY 1`)).getRowsJS());
-console.log((await c.runAndReadAll(`SELECT bool_and(start_ts >= lag) FROM (SELECT start_ts, lag(start_ts) OVER (PARTITION BY version_id ORDER BY rowid) lag FROM events) WHERE lag IS NOT NULL`)).getRowsJS());
-await c.run('DETACH src');
-await c.run('CHECKPOINT');
+const i = await DuckDBInstance.create('bench/cache/events-1000000-seed1.duckdb', { access_mode: 'READ_ONLY' }); const c = await i.connect();
+const vessels = (await c.runAndReadAll(`SELECT vessel_id FROM events USING SAMPLE 30 ROWS`)).getRowsJS().map((r) => r[0] as string);
+const timeit = async (label: string, xs: string[], f: (x: string) => Promise<unknown>) => { await f(xs[0]!); const t = performance.now(); for (const x of xs) await f(x); console.log(label, ((performance.now() - t) / xs.length).toFixed(2), 'ms'); };
+for (const cols of ['rowid', 'entry_gfw', 'id, version_id, start_ts, end_ts, entry_gfw', 'eez', 'fishing', 'vessel_authorizations', 'entry_spec', '*']) {
+  await timeit(cols, vessels, async (v) => c.runAndReadAll(`SELECT ${cols} FROM events WHERE vessel_id = $1`, [v]));
+}
+await timeit('ORDER LIMIT on narrow', vessels, async (v) => c.runAndReadAll(`SELECT entry_gfw FROM events WHERE vessel_id = $1 ORDER BY start_ts DESC LIMIT 100`, [v]));
+await timeit('where on outer, narrow', vessels, async (v) => c.runAndReadAll(`SELECT entry_gfw FROM (SELECT id, version_id, start_ts, end_ts, entry_gfw FROM events WHERE vessel_id = $1 LIMIT 1e18::BIGINT) WHERE version_id IN (1,2,3,4,5) AND start_ts < TIMESTAMP '2025-01-01' ORDER BY start_ts DESC LIMIT 100`, [v]));

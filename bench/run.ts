@@ -90,7 +90,7 @@ function engineOf(req: Request): Engine {
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
     if (byId) {
-      await store.getEntry(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!, 'gfw');
+      await store.getEntry(normalizeSingleDataset(url.searchParams.get('dataset')!, ctx), byId[1]!);
       return;
     }
     // The request's own parameters, read by the service's reader (GET) or taken from the body (POST).
@@ -105,7 +105,7 @@ function engineOf(req: Request): Engine {
     // The store's own statements (the total, then the page's stored entries): the service minus
     // HTTP and shaping.
     await store.count(list);
-    for await (const entries of await store.search(list, 'gfw')) void entries;
+    for await (const entries of await store.search(list)) void entries;
   };
 }
 

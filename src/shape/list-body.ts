@@ -4,6 +4,7 @@
 // page that parses as complete.
 import type { EntryShape } from '../query/types.ts';
 import { entryShaper } from './shaping.ts';
+import type { WireFormat } from './wire.ts';
 
 export interface ListFooter {
   total: number;
@@ -13,11 +14,12 @@ export interface ListFooter {
 }
 
 /**
- * `pages` holds whole entries as stored JSON texts: the body is their concatenation, and only a
- * request that asks for less (summary, includes, include-regions=false) parses and reshapes them.
+ * `pages` holds whole entries as stored JSON texts (`gfw`): the body is their concatenation, and
+ * only a request that asks for another form (the `spec` wire format, summary, includes,
+ * include-regions=false) parses and reshapes them.
  */
-export async function* streamListBody(pages: AsyncIterable<string[]> | Iterable<string[]>, footer: ListFooter, shape: EntryShape): AsyncGenerator<string> {
-  const shaped = entryShaper(shape);
+export async function* streamListBody(pages: AsyncIterable<string[]> | Iterable<string[]>, footer: ListFooter, wire: WireFormat, shape: EntryShape): AsyncGenerator<string> {
+  const shaped = entryShaper(shape, wire);
   yield '{"entries":[';
   let first = true;
   for await (const entries of pages) {

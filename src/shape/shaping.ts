@@ -2,15 +2,21 @@
 // full entry. The key order of the full entry is kept.
 import type { EntryShape } from '../query/types.ts';
 import { pathTree, project } from './paths.ts';
+import { specFromGfw } from './spec-wire.ts';
+import type { WireFormat } from './wire.ts';
 
 /** An entry as clients receive it (stored whole, in each wire format, by the engine). */
 export type Entry = Record<string, unknown>;
 
 const SUMMARY = pathTree(['start', 'end', 'id', 'type', 'position', 'vessel.id', 'vessel.name', 'vessel.ssvid', 'vessel.flag', 'vessel.type']);
 
-/** The function that shapes each entry of a response; undefined when nothing is asked (the whole entry). */
-export function entryShaper(shape: EntryShape): ((entry: Entry) => Entry) | undefined {
+/**
+ * The function that shapes each (stored, `gfw`) entry of a response; undefined when the stored
+ * entry is the answer as it is.
+ */
+export function entryShaper(shape: EntryShape, wire: WireFormat): ((entry: Entry) => Entry) | undefined {
   const steps: ((e: Entry) => Entry)[] = [];
+  if (wire === 'spec') steps.push(specFromGfw);
   if (shape.summary) steps.push((e) => project(e, SUMMARY) as Entry);
   if (!shape.includeRegions) {
     steps.push((e) => {

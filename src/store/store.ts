@@ -4,20 +4,19 @@ import type { EventRecord } from '../data/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
-import type { WireFormat } from '../shape/wire.ts';
 
 export interface EventStore extends DatasetCatalog {
   /** Number of entries matching the query (the list's `total`). */
   count(query: EventQuery): Promise<number>;
   /**
-   * The page's entries as JSON texts in the wire format (whole entries: shaping is the caller's),
-   * in chunks, so large pages stream with bounded memory. It resolves once the engine is held and
-   * the first chunk is ready, so a busy or failing engine is an error before any response byte is
-   * sent.
+   * The page's entries as stored JSON texts (whole entries in the `gfw` wire format: shaping is the
+   * caller's), in chunks, so large pages stream with bounded memory. It resolves once the engine is
+   * held and the first chunk is ready, so a busy or failing engine is an error before any response
+   * byte is sent.
    */
-  search(query: ListQuery, wire: WireFormat): Promise<PageStream>;
-  /** One entry as JSON text in the wire format. */
-  getEntry(dataset: ResolvedDataset, id: string, wire: WireFormat): Promise<string | undefined>;
+  search(query: ListQuery): Promise<PageStream>;
+  /** One entry as stored JSON text (`gfw` wire format). */
+  getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined>;
   /** One stored record (for `raw=true`, the published row it was loaded from). */
   getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;

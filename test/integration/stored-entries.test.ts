@@ -1,13 +1,13 @@
-// The loader writes every entry once per wire format, in SQL (src/store/duckdb/entry-sql.ts); the
-// service sends those texts as they are. Each must be byte for byte what the independent JS
-// rendering (test/helpers/entry-oracle.ts) writes for the same stored record.
+// The loader writes every entry once, in SQL, in the `gfw` wire format (src/store/duckdb/entry-sql.ts);
+// the service sends those texts as they are, or derives `spec` from them (src/shape/spec-wire.ts).
+// Each must be byte for byte what the independent JS rendering (test/helpers/entry-oracle.ts)
+// writes for the same stored record.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { selectColumns, toRecord } from '../../src/store/duckdb/columns.ts';
-import { ENTRY_COLUMN } from '../../src/store/duckdb/schema.ts';
+import { entryShaper } from '../../src/shape/shaping.ts';
 import { EVENT_KINDS } from '../../src/query/kinds.ts';
-import { WIRE_FORMATS } from '../../src/shape/wire.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
 import { SMALL_EVENTS } from '../fixtures/small-events.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
@@ -22,11 +22,13 @@ before(async () => {
 });
 after(() => fixtures.forEach((f) => f.cleanup()));
 
+const toSpec = entryShaper({ includeRegions: true, summary: false }, 'spec')!;
+
 async function storedRows(dbPath: string): Promise<unknown[][]> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
   try {
     const c = await instance.connect();
-    const rows = (await c.runAndReadAll(`SELECT ${WIRE_FORMATS.map((w) => ENTRY_COLUMN[w]).join(', ')}, ${selectColumns(EVENT_KINDS)} FROM events`)).getRowsJS();
+    const rows = (await c.runAndReadAll(`SELECT entry, ${selectColumns(EVENT_KINDS)} FROM events`)).getRowsJS();
     c.closeSync();
     return rows;
   } finally {
@@ -34,15 +36,17 @@ async function storedRows(dbPath: string): Promise<unknown[][]> {
   }
 }
 
-test('every stored entry, in every wire format, is the JS rendering of its record, byte for byte', async () => {
+test('every entry as sent, in every wire format, is the JS rendering of its stored record, byte for byte', async () => {
   for (const fixture of fixtures) {
     const rows = await storedRows(fixture.dbPath);
     assert.equal(rows.length, fixture.records.length);
     const kinds = new Set<string>();
     for (const row of rows) {
-      const record = toRecord(row.slice(WIRE_FORMATS.length));
+      const record = toRecord(row.slice(1));
       kinds.add(record.kind);
-      WIRE_FORMATS.forEach((wire, i) => assert.equal(row[i], JSON.stringify(toEntry(record, wire)), `${record.id} in ${wire}`));
+      const stored = row[0] as string;
+      assert.equal(stored, JSON.stringify(toEntry(record, 'gfw')), `${record.id} as stored`);
+      assert.equal(JSON.stringify(toSpec(JSON.parse(stored))), JSON.stringify(toEntry(record, 'spec')), `${record.id} in spec`);
     }
     assert.deepEqual([...kinds].sort(), [...EVENT_KINDS].sort());
   }

@@ -12,6 +12,7 @@ import {
 import type { ListQuery } from '../../query/types.ts';
 import type { Buffering } from '../../query/area.ts';
 import { streamListBody } from '../../shape/list-body.ts';
+import { specFromGfw } from '../../shape/spec-wire.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
 import type { EventStore, PageStream } from '../../store/store.ts';
@@ -45,12 +46,12 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       void page?.discard();
     });
     const total = await store.count(list);
-    if (list.offset < total) page = await store.search(list, wire);
+    if (list.offset < total) page = await store.search(list);
     if (closed) await page?.discard();
     const pages = page ?? [];
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata };
-    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, list.shape)));
+    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));
   }
 
   app.get('/events', {
@@ -115,9 +116,9 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       if (!record) throw missing();
       return reply.type('application/json').send(toPublishedRow(record));
     }
-    // The stored entry text is the body as it is.
-    const entry = await store.getEntry(dataset, eventId, wire);
+    // The stored entry (`gfw`) is the body as it is; `spec` is derived from it.
+    const entry = await store.getEntry(dataset, eventId);
     if (entry === undefined) throw missing();
-    return reply.type('application/json').send(entry);
+    return reply.type('application/json').send(wire === 'gfw' ? entry : specFromGfw(JSON.parse(entry) as Record<string, unknown>));
   });
 }

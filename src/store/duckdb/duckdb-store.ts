@@ -12,9 +12,8 @@ import { compileSearch, compileWhere } from './compile.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
 import { ConnectionPool } from './pool.ts';
-import { ENTRY_COLUMN, SCHEMA_VERSION } from './schema.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 import { readGeneration, readGroupIds, readRegionCatalog, readSchemaVersion, readVersions, type RegionCatalog } from './versions.ts';
-import type { WireFormat } from '../../shape/wire.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';
 
@@ -124,14 +123,14 @@ export class DuckDbStore implements EventStore {
     });
   }
 
-  async search(query: ListQuery, wire: WireFormat): Promise<PageStream> {
+  async search(query: ListQuery): Promise<PageStream> {
     const connection = await this.pool.acquire('heavy');
     let chunks: AsyncIterator<string[]>;
     let first: IteratorResult<string[]>;
     try {
       // The costly part (the sort) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
-        const search = compileSearch(query, ENTRY_COLUMN[wire]);
+        const search = compileSearch(query, 'entry');
         const iterator = textChunks(await connection.stream(search.sql, search.params))[Symbol.asyncIterator]();
         return { chunks: iterator, first: await iterator.next() };
       }));
@@ -148,8 +147,8 @@ export class DuckDbStore implements EventStore {
 
   // The id index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
   // so the version is checked on the (few) rows with that id.
-  async getEntry(dataset: ResolvedDataset, id: string, wire: WireFormat): Promise<string | undefined> {
-    const row = await this.byId(dataset, id, ENTRY_COLUMN[wire]);
+  async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
+    const row = await this.byId(dataset, id, 'entry');
     return row?.[0] as string | undefined;
   }
 

@@ -1,16 +1,16 @@
-// The entry each client receives (decisions section 5), written as SQL so the loader stores it once
-// per wire format: a page is then a concatenation of stored texts, with no per-row conversion into
-// JS values and back (docs/performance.md). Generated from the layout declarations like the loader's
+// The entry each client receives (decisions section 5), written as SQL so the loader stores it once:
+// a page is then a concatenation of stored texts, with no per-row conversion into JS values and back
+// (docs/performance.md). It is stored in the `gfw` wire format, the default; `spec` is derived from
+// it when sent (src/shape/spec-wire.ts). Generated from the layout declarations like the loader's
 // SQL; test/integration/stored-entries.test.ts checks every stored entry against an independent
 // rendering in JS.
 //
 // Numbers are spelt as JS spells them, so a stored entry is byte for byte what JSON.stringify wrote
 // before entries were stored: DuckDB's JSON writer would write 20 as `20.0`. A value JSON cannot
-// hold (a loaded "Infinity") is null, as JSON.stringify writes it.
+// hold (a loaded "Infinity") is null, as JSON.stringify writes it; the loader refuses them anyway.
 import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarField } from '../../data/event-info.ts';
 import { DISTANCE_FIELDS, REGION_MEMBERS } from '../../data/record.ts';
 import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
-import type { WireFormat } from '../../shape/wire.ts';
 
 /**
  * A DOUBLE as JS's String() spells it (VARCHAR; NULL when not finite). DuckDB's JSON writer agrees
@@ -33,39 +33,32 @@ const isoInstant = (ts: string) => `strftime(${ts}, '%Y-%m-%dT%H:%M:%S.%gZ')`;
 const member = (key: string, value: string) => `"${key}" := ${value}`;
 const object = (members: string[]) => `struct_pack(${members.join(', ')})`;
 
-function scalar(f: ScalarField, value: string, wire: WireFormat): string {
-  if (f.type === 'number') {
-    return wire === 'gfw' && f.gfwString ? jsNumberText(value) : jsonNumber(value);
-  }
-  if (f.type === 'integer' && wire === 'gfw' && f.gfwString) return `${value}::VARCHAR`;
+/** `gfw` writes some numbers as decimal strings, as the live service does. */
+function scalar(f: ScalarField, value: string): string {
+  if (f.type === 'number') return f.gfwString ? jsNumberText(value) : jsonNumber(value);
+  if (f.type === 'integer' && f.gfwString) return `${value}::VARCHAR`;
   return value;
 }
 
-function fields(declared: InfoField[], source: string, wire: WireFormat): string[] {
+function fields(declared: InfoField[], source: string): string[] {
   return declared.map((f) => {
     const value = `${source}."${f.source}"`;
-    if (isObjectField(f)) return member(f.key, `CASE WHEN ${value} IS NOT NULL THEN ${object(fields(f.fields, value, wire))} END`);
-    return member(f.key, scalar(f, value, wire));
+    if (isObjectField(f)) return member(f.key, `CASE WHEN ${value} IS NOT NULL THEN ${object(fields(f.fields, value))} END`);
+    return member(f.key, scalar(f, value));
   });
 }
 
-/** spec: true / false, or the text ("pending"); gfw: always the lower-case text. */
-function authorization(value: string, wire: WireFormat): string {
-  if (wire === 'gfw') return `lower(${value})`;
-  const text = `lower(${value})`;
-  return `CASE ${text} WHEN 'true' THEN 'true'::JSON WHEN 'false' THEN 'false'::JSON ELSE to_json(${text}) END`;
-}
-
 /** A stored vessel (the main vessel's columns, or a vessel STRUCT) as the entry writes it. */
-function vessel(v: { id: string; name: string; ssvid: string; flag: string; type: string; authorizations: string; nextPort: string }, wire: WireFormat): string {
+function vessel(v: { id: string; name: string; ssvid: string; flag: string; type: string; authorizations: string; nextPort: string }): string {
   return object([
     member('id', v.id),
     member('name', v.name),
     member('ssvid', v.ssvid),
     member('flag', v.flag),
     member('type', v.type),
+    // `gfw` writes the authorization as lower-case text ("true", "false", "pending").
     member('publicAuthorizations', `list_transform(coalesce(${v.authorizations}, []), a -> ${object([
-      member('hasPubliclyListedAuthorization', authorization('a.has_publicly_listed_authorization', wire)),
+      member('hasPubliclyListedAuthorization', 'lower(a.has_publicly_listed_authorization)'),
       member('rfmo', 'a.rfmo'),
     ])})`),
     // An absent next port is an empty object, as the live service writes it.
@@ -82,30 +75,30 @@ const OTHER_VESSEL = {
   authorizations: 'other_vessel.public_authorizations', nextPort: 'other_vessel.next_port',
 };
 
-function kindBlock(kind: EventKind, wire: WireFormat): string {
-  const own = fields(EVENT_INFO_FIELDS[kind], kind, wire);
+function kindBlock(kind: EventKind): string {
+  const own = fields(EVENT_INFO_FIELDS[kind], kind);
   // An encounter's block starts with the other vessel (from event_vessels).
-  if (kind === 'encounter') own.unshift(member('vessel', `CASE WHEN other_vessel IS NOT NULL THEN ${vessel(OTHER_VESSEL, wire)} END`));
+  if (kind === 'encounter') own.unshift(member('vessel', `CASE WHEN other_vessel IS NOT NULL THEN ${vessel(OTHER_VESSEL)} END`));
   return object(own);
 }
 
 /**
- * The SQL expression (VARCHAR) of a row's entry in one wire format, over the events columns. Key
- * order: `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the kind
- * block last (gfwr reads the last key as the kind block).
+ * The SQL expression (VARCHAR) of a row's entry in the `gfw` wire format, over the events columns.
+ * Key order: `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the
+ * kind block last (gfwr reads the last key as the kind block).
  */
-export function entryJsonSql(wire: WireFormat): string {
+export function entryJsonSql(): string {
   const common = [
     member('start', isoInstant('start_ts')),
-    // An open event: `null` in spec, `""` as the live service writes it.
-    member('end', wire === 'gfw' ? `coalesce(${isoInstant('end_ts')}, '')` : isoInstant('end_ts')),
+    // An open event's end is `""`, as the live service writes it.
+    member('end', `coalesce(${isoInstant('end_ts')}, '')`),
     member('id', 'id'),
     member('type', 'kind'),
     member('position', object([member('lat', jsonNumber('lat')), member('lon', jsonNumber('lon'))])),
     member('regions', object(REGION_MEMBERS.map((m) => member(m.member, m.column)))),
     member('boundingBox', `[${['lon_min', 'lat_min', 'lon_max', 'lat_max'].map(jsonNumber).join(', ')}]`),
     member('distances', object(DISTANCE_FIELDS.map((d) => member(d.member, jsonNumber(d.source))))),
-    member('vessel', vessel(MAIN_VESSEL, wire)),
+    member('vessel', vessel(MAIN_VESSEL)),
   ];
-  return `CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN to_json(${object([...common, member(k, kindBlock(k, wire))])})::VARCHAR`).join(' ')} END`;
+  return `CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN to_json(${object([...common, member(k, kindBlock(k))])})::VARCHAR`).join(' ')} END`;
 }

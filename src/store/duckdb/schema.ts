@@ -2,25 +2,15 @@
 // (version_id, start_ts), so the per-row-group min/max zone maps let a time window skip the rest
 // of the data; ART indexes on id and vessel_id serve the lookups that never scan. Filters read
 // typed columns and struct fields; each kind's event_info is a typed STRUCT. Each row also holds
-// its entry as the client receives it, once per wire format (src/store/duckdb/entry-sql.ts),
-// compressed with zstd: a page is a concatenation of stored texts.
+// its entry as the client receives it in the `gfw` wire format (src/store/duckdb/entry-sql.ts): a
+// page is a concatenation of stored texts.
 import { EVENT_INFO_FIELDS } from '../../data/event-info.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
 import { EVENT_KINDS } from '../../query/kinds.ts';
-import { WIRE_FORMATS, type WireFormat } from '../../shape/wire.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
 
 /** 3: time-sorted rows with stored entries. A file of an older layout is rebuilt by `vessel-events migrate`. */
 export const SCHEMA_VERSION = 3;
-
-/**
- * The file format the database is written in: zstd for strings needs DuckDB's 1.2 storage. (A
- * stored entry of about 1.1 KB takes about 170 bytes with zstd, 520 with DuckDB's default FSST.)
- */
-export const STORAGE_VERSION = 'v1.2.0';
-
-/** The column holding each row's entry in a wire format. */
-export const ENTRY_COLUMN: Record<WireFormat, string> = { spec: 'entry_spec', gfw: 'entry_gfw' };
 
 /** Event columns after version_id, in table order, with their types. */
 export const EVENT_COLUMNS: [string, string][] = [
@@ -66,7 +56,9 @@ export const CREATE_SCHEMA = [
      UNIQUE (kind, version)
    )`,
   `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')},
-     ${WIRE_FORMATS.map((w) => `${ENTRY_COLUMN[w]} VARCHAR NOT NULL USING COMPRESSION zstd`).join(', ')})`,
+     -- DuckDB's own choice (FSST) reads one entry cheaply: zstd took a third of the space but
+     -- decompressed a whole vector of entries for each row read by id or vessel (docs/performance.md).
+     entry VARCHAR NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
   // Every region id some loaded event carries, per regions member: an unknown region is a 404.

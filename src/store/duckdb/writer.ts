@@ -14,9 +14,8 @@ import { dirname } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
-import { CREATE_INDEXES, CREATE_SCHEMA, ENTRY_COLUMN, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
+import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
 import { entryJsonSql } from './entry-sql.ts';
-import { WIRE_FORMATS } from '../../shape/wire.ts';
 import { readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
@@ -86,7 +85,7 @@ export class DuckDbWriter {
   }
 
   private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
-    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS, storage_compatibility_version: STORAGE_VERSION });
+    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS });
     const connection = await instance.connect();
     try {
       await refuseOlderLayout(connection, target);
@@ -225,7 +224,7 @@ export class DuckDbWriter {
       // Sorted by time within each version, so a time window's zone maps skip the rest; the
       // entries are written from the sorted rows, so the sort never carries their text.
       await c.run(
-        `INSERT INTO events SELECT *, ${WIRE_FORMATS.map((w) => `${entryJsonSql(w)} AS ${ENTRY_COLUMN[w]}`).join(', ')} FROM (
+        `INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (
            SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
              FROM scratch.typed_rows WHERE problem IS NULL ORDER BY version_id, start_ts)`,
       );
