@@ -153,12 +153,25 @@ const ORDER_BY: Record<SortValue, string> = {
   '-end': 'end_ts DESC NULLS FIRST, id DESC',
 };
 
-/** The page of a list: the WHERE clause, then order, limit and offset as further parameters. */
-export function compileSearch(q: ListQuery, select: string): CompiledSql {
+/** Where a query reads: a table and a condition that only prunes (it removes no matching row). */
+export interface Source {
+  from: string;
+  prune?: string;
+}
+const EVENTS: Source = { from: 'events' };
+
+/** The rows of a query: FROM and WHERE. */
+export function compileRows(q: EventQuery, source: Source = EVENTS): CompiledSql {
   const where = compileWhere(q);
-  const n = where.params.length;
+  return { sql: `FROM ${source.from} WHERE ${source.prune ? `${source.prune} AND ` : ''}${where.sql}`, params: where.params };
+}
+
+/** The page of a list: the rows, then order, limit and offset as further parameters. */
+export function compileSearch(q: ListQuery, select: string, source: Source = EVENTS): CompiledSql {
+  const rows = compileRows(q, source);
+  const n = rows.params.length;
   return {
-    sql: `SELECT ${select} FROM events WHERE ${where.sql} ORDER BY ${ORDER_BY[q.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`,
-    params: [...where.params, q.limit, q.offset],
+    sql: `SELECT ${select} ${rows.sql} ORDER BY ${ORDER_BY[q.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`,
+    params: [...rows.params, q.limit, q.offset],
   };
 }

@@ -8,7 +8,8 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EventStats, EventStore, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
-import { compileSearch, compileWhere } from './compile.ts';
+import { compileRows, compileSearch, type Source } from './compile.ts';
+import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
 import { ConnectionPool } from './pool.ts';
@@ -116,21 +117,23 @@ export class DuckDbStore implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
-    const where = compileWhere(query);
-    return this.pool.use('heavy', async (c) => {
-      const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE FROM events WHERE ${where.sql}`, where.params);
+    const source = sourceOf(query);
+    const rows = compileRows(query, source);
+    return this.pool.use(source ? 'light' : 'heavy', async (c) => {
+      const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rows.sql}`, rows.params);
       return reader.getRowsJS()[0]![0] as number;
     });
   }
 
   async search(query: ListQuery): Promise<PageStream> {
-    const connection = await this.pool.acquire('heavy');
+    const source = sourceOf(query);
+    const connection = await this.pool.acquire(source ? 'light' : 'heavy');
     let chunks: AsyncIterator<string[]>;
     let first: IteratorResult<string[]>;
     try {
       // The costly part (the sort) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
-        const search = compileSearch(query, 'entry');
+        const search = compileSearch(query, 'entry', source);
         const iterator = textChunks(await connection.stream(search.sql, search.params))[Symbol.asyncIterator]();
         return { chunks: iterator, first: await iterator.next() };
       }));
@@ -168,6 +171,11 @@ export class DuckDbStore implements EventStore {
     this.pool.close();
     this.instance.closeSync();
   }
+}
+
+/** A vessel's history is read from the table sorted by vessel; everything else from events. */
+function sourceOf(query: EventQuery): Source | undefined {
+  return servedByVesselTable(query) ? vesselSource(query) : undefined;
 }
 
 /**

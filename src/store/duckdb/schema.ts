@@ -1,6 +1,7 @@
 // DuckDB schema (docs/performance.md, "The layout"). Rows of a load are written sorted by
-// (version_id, start_ts), so the per-row-group min/max zone maps let a time window skip the rest
-// of the data; ART indexes on id and vessel_id serve the lookups that never scan. Filters read
+// (version_id, start_ts, id), so the per-row-group min/max zone maps let a time window skip the
+// rest of the data; an ART index on id and a second table sorted by vessel
+// (src/store/duckdb/vessel-table.ts) serve the lookups that never scan. Filters read
 // typed columns and struct fields; each kind's event_info is a typed STRUCT. Each row also holds
 // its entry as the client receives it in the `gfw` wire format (src/store/duckdb/entry-sql.ts): a
 // page is a concatenation of stored texts.
@@ -8,9 +9,13 @@ import { EVENT_INFO_FIELDS } from '../../data/event-info.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
 import { EVENT_KINDS } from '../../query/kinds.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
+import { CREATE_VESSEL_TABLE } from './vessel-table.ts';
 
-/** 3: time-sorted rows with stored entries. A file of an older layout is rebuilt by `vessel-events migrate`. */
+/** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
+
+/** The file format new databases are written in: zstd for strings (vessel_events) needs DuckDB's 1.2 storage. */
+export const STORAGE_VERSION = 'v1.2.0';
 
 /** Event columns after version_id, in table order, with their types. */
 export const EVENT_COLUMNS: [string, string][] = [
@@ -59,6 +64,7 @@ export const CREATE_SCHEMA = [
      -- DuckDB's own choice (FSST) reads one entry cheaply: zstd took a third of the space but
      -- decompressed a whole vector of entries for each row read by id or vessel (docs/performance.md).
      entry VARCHAR NOT NULL)`,
+  CREATE_VESSEL_TABLE,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
   // Every region id some loaded event carries, per regions member: an unknown region is a 404.
@@ -70,7 +76,4 @@ export const CREATE_SCHEMA = [
    )`,
 ];
 
-export const CREATE_INDEXES = [
-  `CREATE INDEX IF NOT EXISTS events_id_idx ON events (id)`,
-  `CREATE INDEX IF NOT EXISTS events_vessel_idx ON events (vessel_id)`,
-];
+export const CREATE_INDEXES = [`CREATE INDEX IF NOT EXISTS events_id_idx ON events (id)`];

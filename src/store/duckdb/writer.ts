@@ -14,7 +14,8 @@ import { dirname } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
-import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
+import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
+import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { entryJsonSql } from './entry-sql.ts';
 import { readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
@@ -85,7 +86,7 @@ export class DuckDbWriter {
   }
 
   private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
-    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS });
+    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS, storage_compatibility_version: STORAGE_VERSION });
     const connection = await instance.connect();
     try {
       await refuseOlderLayout(connection, target);
@@ -221,12 +222,14 @@ export class DuckDbWriter {
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      // Sorted by time within each version, so a time window's zone maps skip the rest; the
-      // entries are written from the sorted rows, so the sort never carries their text.
+      // Sorted by time within each version, so a time window's zone maps skip the rest, then by id
+      // so the stored order is the order of `sort=+start`. The entries are written from the
+      // sorted rows, so the sort never carries their text.
+      const typedRows = `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`;
+      await c.run(`INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (${typedRows} ORDER BY version_id, start_ts, id)`);
       await c.run(
-        `INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (
-           SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')}
-             FROM scratch.typed_rows WHERE problem IS NULL ORDER BY version_id, start_ts)`,
+        `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${entryJsonSql()} FROM (
+           SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts)`,
       );
       await c.run(
         `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
@@ -270,6 +273,7 @@ export class DuckDbWriter {
     if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
     await this.inTransaction(async (c) => {
       await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
+      await c.run(`DELETE FROM vessel_events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
     });
     return found.rowCount;
