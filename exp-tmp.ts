@@ -1,3 +1,11 @@
 import { DuckDBInstance } from '@duckdb/node-api';
-const i = await DuckDBInstance.create(':memory:'); const c = await i.connect();
-console.log((await c.runAndReadAll(`SELECT md5_number_upper('abc'), md5_number_lower('abc'), typeof(md5_number_upper('abc'))`)).getRowsJS());
+const i = await DuckDBInstance.create('bench/cache/events-1000000-seed1.duckdb', { access_mode: 'READ_ONLY' }); const c = await i.connect();
+const timeit = async (label: string, n: number, f: (k: number) => Promise<unknown>) => { await f(0); const t = performance.now(); for (let k = 1; k <= n; k++) await f(k); console.log(label, ((performance.now() - t) / n).toFixed(2), 'ms'); };
+let rows: bigint[] = [];
+await timeit('step1 rowids offset 50000', 10, async (k) => { rows = (await c.runAndReadAll(`SELECT rowid FROM events WHERE version_id IN (2) LIMIT 100 OFFSET ${50000 - k}`)).getRowsJS().map((r) => r[0] as bigint); });
+console.log(rows[0], rows[rows.length - 1]);
+await timeit('step2 rowid between', 10, async () => c.runAndReadAll(`SELECT entry FROM events WHERE rowid BETWEEN ${rows[0]} AND ${rows[rows.length - 1]} AND version_id IN (2)`));
+console.log((await c.runAndReadAll(`EXPLAIN ANALYZE SELECT entry FROM events WHERE rowid BETWEEN ${rows[0]} AND ${rows[rows.length - 1]} AND version_id IN (2)`)).getRowsJS()[0]![1].split('\n').filter((l: string) => /Rows|Scan|rowid|Total|Filters/.test(l)).join('\n'));
+await timeit('big page step1 99999', 3, async () => { rows = (await c.runAndReadAll(`SELECT rowid FROM events WHERE version_id IN (2) LIMIT 99999`)).getRowsJS().map((r) => r[0] as bigint); });
+await timeit('big page step2 stream', 3, async () => { const res = await c.stream(`SELECT entry FROM events WHERE rowid BETWEEN ${rows[0]} AND ${rows[rows.length - 1]} AND version_id IN (2)`); let n = 0; for (;;) { const ch = await res.fetchChunk(); if (!ch || ch.rowCount === 0) break; n += (ch.getColumnValues(0) as string[]).length; } if (n !== 99999) throw new Error(String(n)); });
+await timeit('order check', 1, async () => console.log((await c.runAndReadAll(`SELECT count(*) FROM (SELECT start_ts, id, lag(start_ts) OVER (ORDER BY rowid) ls, lag(id) OVER (ORDER BY rowid) li, version_id, lag(version_id) OVER (ORDER BY rowid) lv FROM events) WHERE lv = version_id AND (ls > start_ts OR (ls = start_ts AND li > id))`)).getRowsJS()));

@@ -25,6 +25,12 @@ export interface DatasetVersion {
   rowCount: number;
   /** The time the data was last updated: open events' durations run to it. */
   lastUpdated: string | null;
+  /**
+   * How far before a time window an event that reaches into it can start: the longest closed
+   * event, and the earliest start of an open one (null when none). The engine uses it only to
+   * skip data; absent, nothing is skipped.
+   */
+  reach?: { longestMs: number | null; earliestOpenStartMs: number | null };
 }
 
 export interface ResolvedDataset extends DatasetRef {

@@ -12,9 +12,10 @@ export interface EventStore extends DatasetCatalog {
    * The page's entries as stored JSON texts (whole entries in the `gfw` wire format: shaping is the
    * caller's), in chunks, so large pages stream with bounded memory. It resolves once the engine is
    * held and the first chunk is ready, so a busy or failing engine is an error before any response
-   * byte is sent.
+   * byte is sent. `total`, the query's count when the caller has it, spares the engine counting
+   * again where it needs the count to place the page.
    */
-  search(query: ListQuery): Promise<PageStream>;
+  search(query: ListQuery, total?: number): Promise<PageStream>;
   /** One entry as stored JSON text (`gfw` wire format). */
   getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined>;
   /** One stored record (for `raw=true`, the published row it was loaded from). */

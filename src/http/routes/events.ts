@@ -46,7 +46,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       void page?.discard();
     });
     const total = await store.count(list);
-    if (list.offset < total) page = await store.search(list);
+    if (list.offset < total) page = await store.search(list, total);
     if (closed) await page?.discard();
     const pages = page ?? [];
 

@@ -53,7 +53,7 @@ export function compileWhere(q: EventQuery): CompiledSql {
   if (q.gapClosed !== undefined) b.clauses.push(onlyFor('gap', q.gapClosed ? 'end_ts IS NOT NULL' : 'end_ts IS NULL'));
   if (q.duration) b.clauses.push(...compileDuration(b, q));
   if (q.area) b.clauses.push(compileArea(b, q.area));
-  b.clauses.push(...compileTime(b, q.time));
+  b.clauses.push(...compileTime(b, q.time), ...compileTimePruning(b, q));
   return { sql: b.clauses.join(' AND '), params: b.params };
 }
 
@@ -141,6 +141,29 @@ function compileTime(b: SqlBuilder, t: TimeWindow): string[] {
       if (endMs !== undefined) clauses.push(`end_ts < ${b.param(timestamp(endMs))}`);
       break;
   }
+  return clauses;
+}
+
+/**
+ * Conditions implied by the time window, which change no answer but let the zone maps of start_ts
+ * (rows are sorted by it) skip the data before the window: an event that ends in or overlaps the
+ * window cannot start earlier than the window's start minus the longest event of its dataset, or,
+ * if it is still open (OVERLAP only), than the earliest open event's start.
+ */
+function compileTimePruning(b: SqlBuilder, q: EventQuery): string[] {
+  const { startMs, endMs, mode } = q.time;
+  const clauses: string[] = [];
+  if (mode === 'END-DATE' && endMs !== undefined) clauses.push(`start_ts < ${b.param(timestamp(endMs))}`);
+  if (mode === 'START-DATE' || startMs === undefined) return clauses;
+  let earliest = startMs;
+  for (const { resolved } of q.datasets) {
+    if (!resolved.reach) return clauses;
+    const { longestMs, earliestOpenStartMs } = resolved.reach;
+    // Durations are stored in whole milliseconds, rounded down: one more keeps the bound safe.
+    if (longestMs !== null) earliest = Math.min(earliest, startMs - longestMs - 1);
+    if (mode === 'OVERLAP' && earliestOpenStartMs !== null) earliest = Math.min(earliest, earliestOpenStartMs);
+  }
+  clauses.push(`start_ts >= ${b.param(timestamp(earliest))}`);
   return clauses;
 }
 

@@ -1,6 +1,6 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { DuckDBInstance } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../data/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
@@ -12,6 +12,7 @@ import { compileRows, compileSearch, type Source } from './compile.ts';
 import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
+import { inStoredOrder, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readGeneration, readGroupIds, readRegionCatalog, readSchemaVersion, readVersions, type RegionCatalog } from './versions.ts';
@@ -117,24 +118,25 @@ export class DuckDbStore implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
-    const source = sourceOf(query);
-    const rows = compileRows(query, source);
-    return this.pool.use(source ? 'light' : 'heavy', async (c) => {
-      const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rows.sql}`, rows.params);
-      return reader.getRowsJS()[0]![0] as number;
-    });
+    return this.pool.use(sourceOf(query) ? 'light' : 'heavy', (c) => countOn(c, query));
   }
 
-  async search(query: ListQuery): Promise<PageStream> {
+  async search(query: ListQuery, total?: number): Promise<PageStream> {
     const source = sourceOf(query);
     const connection = await this.pool.acquire(source ? 'light' : 'heavy');
     let chunks: AsyncIterator<string[]>;
     let first: IteratorResult<string[]>;
     try {
-      // The costly part (the sort) and the first chunk, under the time limit.
+      // The costly part (the sort, or finding the page) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
-        const search = compileSearch(query, 'entry', source);
-        const iterator = textChunks(await connection.stream(search.sql, search.params))[Symbol.asyncIterator]();
+        let page: AsyncIterable<string[]>;
+        if (!source && inStoredOrder(query)) {
+          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query)));
+        } else {
+          const search = compileSearch(query, 'entry', source);
+          page = textChunks(await connection.stream(search.sql, search.params));
+        }
+        const iterator = page[Symbol.asyncIterator]();
         return { chunks: iterator, first: await iterator.next() };
       }));
     } catch (e) {
@@ -171,6 +173,12 @@ export class DuckDbStore implements EventStore {
     this.pool.close();
     this.instance.closeSync();
   }
+}
+
+async function countOn(c: DuckDBConnection, query: EventQuery): Promise<number> {
+  const rows = compileRows(query, sourceOf(query));
+  const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rows.sql}`, rows.params);
+  return reader.getRowsJS()[0]![0] as number;
 }
 
 /** A vessel's history is read from the table sorted by vessel; everything else from events. */

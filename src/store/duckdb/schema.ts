@@ -58,6 +58,8 @@ export const CREATE_SCHEMA = [
      row_count BIGINT NOT NULL,
      last_updated TIMESTAMP,
      source VARCHAR,
+     longest_ms BIGINT,
+     earliest_open_start TIMESTAMP,
      UNIQUE (kind, version)
    )`,
   `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')},

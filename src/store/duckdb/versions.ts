@@ -13,7 +13,7 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
   if (!(await tableExists(c, 'dataset_versions'))) return [];
   const reader = await c.runAndReadAll(
     `SELECT version_id::INTEGER, dataset_id, kind, version, strftime(loaded_at, '%Y-%m-%dT%H:%M:%S.%gZ'), row_count::DOUBLE,
-            strftime(last_updated, '%Y-%m-%dT%H:%M:%S.%gZ')
+            strftime(last_updated, '%Y-%m-%dT%H:%M:%S.%gZ'), longest_ms::DOUBLE, epoch_ms(earliest_open_start)::DOUBLE
        FROM dataset_versions ORDER BY version_id`,
   );
   return reader.getRowsJS().map((r) => ({
@@ -24,6 +24,7 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
     loadedAt: r[4] as string,
     rowCount: r[5] as number,
     lastUpdated: (r[6] as string | null) ?? null,
+    reach: { longestMs: r[7] as number | null, earliestOpenStartMs: r[8] as number | null },
   }));
 }
 

@@ -197,9 +197,13 @@ export class DuckDbWriter {
     )).getRowsJS()[0];
     if (duplicate) throw new LoadRefused(`event id "${duplicate[0]}" appears more than once in this load (first at ${duplicate[1]}:${duplicate[2]})`);
 
+    // Per kind: rows, when the data was last updated, and how far before a time window an event
+    // reaching into it can start (dataset_versions.longest_ms, earliest_open_start).
     const kinds = (await c.runAndReadAll(
-      `SELECT kind, count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g') FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
-    )).getRowsJS() as [EventKind, number, string][];
+      `SELECT kind, count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g'),
+              max(date_diff('millisecond', start_ts, end_ts))::DOUBLE, strftime(min(start_ts) FILTER (WHERE end_ts IS NULL), '%Y-%m-%d %H:%M:%S.%g')
+         FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
+    )).getRowsJS() as [EventKind, number, string, number | null, string | null][];
     if (kinds.length === 0) throw new LoadRefused('no valid rows to load');
     const existing = await readVersions(c);
     let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
@@ -216,9 +220,9 @@ export class DuckDbWriter {
     const published: PublishedVersion[] = [];
     await c.run('BEGIN TRANSACTION');
     try {
-      for (const [kind, rows, lastUpdated] of kinds) {
-        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?)`, [
-          versionIds.get(kind)!, DATASET_ID_BY_KIND[kind], kind, options.version, rows, lastUpdated, options.source,
+      for (const [kind, rows, lastUpdated, longestMs, earliestOpenStart] of kinds) {
+        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
+          versionIds.get(kind)!, DATASET_ID_BY_KIND[kind], kind, options.version, rows, lastUpdated, options.source, longestMs, earliestOpenStart,
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
