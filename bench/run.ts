@@ -20,12 +20,17 @@ import { readBody, readQueryString, validateAgainst } from '../src/http/request-
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false } } });
 const quick = args.quick!;
 const events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
 const seed = Number(args.seed);
 // Requests per class with one client (each also run on the bare engine).
 const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
+if (args.peers) {
+  // The same classes against a plain DuckDB table and PostgreSQL + PostGIS (bench/compare.ts).
+  await (await import('./compare.ts')).compareWithPeers({ events, seed, samples: Number(args.samples ?? (quick ? 3 : 30)), quick });
+  process.exit(0);
+}
 const CONCURRENT_SECONDS = quick ? 1 : 5;
 /** --only NAME runs the classes (the big page included) whose name contains NAME. */
 const selected = (name: string) => !args.only || name.includes(args.only);
@@ -115,8 +120,8 @@ const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 // The real server, on a free port, with a token for the benchmark.
 const { base, secret, pid: serverPid, stop: stopServer } = await startServer(dbPath, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
 const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
-const send = async (req: Request) => {
-  const res = await fetch(`${base}${req.path}`, { method: req.method, headers, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
+const send = async (req: Request, extraHeaders: Record<string, string> = {}) => {
+  const res = await fetch(`${base}${req.path}`, { method: req.method, headers: { ...headers, ...extraHeaders }, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${req.method} ${req.path} -> ${res.status} ${text.slice(0, 300)}`);
   return text;
@@ -163,10 +168,11 @@ try {
   const big: number[] = [];
   let entries = 0;
   for (let i = 0; i < (selected('big page') ? (quick ? 1 : 3) : 0); i++) {
+    // Until the last byte is received, uncompressed (gzip of a 110 MB page costs more than the page).
     const t0 = performance.now();
-    const body = JSON.parse(await send({ method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [ALL[0]] } })) as { entries: unknown[] };
+    const text = await send({ method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [ALL[0]] } }, { 'accept-encoding': 'identity' });
     big.push(performance.now() - t0);
-    entries = body.entries.length;
+    entries = (JSON.parse(text) as { entries: unknown[] }).entries.length;
   }
   const bigPage = { entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM') };
   const result = {

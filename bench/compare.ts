@@ -1,0 +1,169 @@
+// npm run bench -- --events N --peers: every class on the service (over HTTP), on a plain DuckDB
+// table and on PostgreSQL + PostGIS (bench/peers.ts), all on the same generated rows, with the
+// same sampled parameters, interleaved request by request. Each peer's ids and totals are checked
+// against the service's. Reports p50/p95 per engine, the service's ratio to the better peer, and
+// the machine's load average during each class (the machine is shared).
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { BIN, log, rssMiB, startServer } from './server.ts';
+import { duckdbPeer, loadedDatabase, parquetFiles, postgresMissing, postgresPeer, type Answer, type Peer, type PeerQuery } from './peers.ts';
+import { Random } from '../src/data/demo/random.ts';
+import { parseGeometry } from '../src/geo/geojson.ts';
+import { bufferPolygons } from '../src/geo/buffer.ts';
+
+export interface CompareOptions {
+  events: number;
+  seed: number;
+  samples: number;
+  quick: boolean;
+}
+
+const DATASET: Record<string, string> = {
+  fishing: 'public-global-fishing-events', encounter: 'public-global-encounters-events', loitering: 'public-global-loitering-events',
+  port_visit: 'public-global-port-visits-events', gap: 'public-global-gaps-events',
+};
+const ALL = Object.values(DATASET);
+const YEARS = [2017, 2018, 2019, 2020, 2021, 2022, 2023, 2024];
+
+interface Sample {
+  query: PeerQuery;
+  request: { method: 'GET' | 'POST'; path: string; body?: unknown };
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const qs = (o: Record<string, string | number>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
+
+export async function compareWithPeers(options: CompareOptions): Promise<void> {
+  const { events, seed, samples } = options;
+  const parquet = parquetFiles(BIN, events, seed);
+  const dbPath = loadedDatabase(BIN, parquet, events, seed);
+  const duck = await duckdbPeer(parquet.files, events, seed);
+  const peers: Peer[] = [duck];
+  const missing = postgresMissing();
+  if (missing) log(`PostgreSQL peer skipped: ${missing}`);
+  else peers.push(await postgresPeer(duck.connection, events, seed));
+
+  // Parameters drawn from the data, the same for every engine.
+  const r = new Random(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(r.next() * xs.length)]!;
+  const rows = async (sql: string) => (await duck.connection.runAndReadAll(sql)).getRowsJS();
+  const ids = (await rows(`SELECT event_id, event_type FROM events USING SAMPLE 2000 ROWS`)) as [string, string][];
+  const vessels = (await rows(`SELECT entity_id FROM events USING SAMPLE 2000 ROWS`)).map((x) => x[0] as string);
+  const regionRows = (await rows(`SELECT regions_mean_position.eez[1], flag, year(event_start)::INTEGER FROM events WHERE event_type = 'fishing' AND len(regions_mean_position.eez) > 0 AND flag IS NOT NULL USING SAMPLE 4000 ROWS`)) as [string, string, number][];
+  const fishing = Number((await rows(`SELECT count(*) FROM events WHERE event_type = 'fishing'`))[0]![0]);
+  const eezFile = JSON.parse(readFileSync(join(parquet.dir, 'regions', 'public-eez-areas.geojson'), 'utf8')) as { features: { geometry: unknown }[] };
+  const shapes = eezFile.features.map((f) => f.geometry).filter((g) => JSON.stringify(g).length < 20_000);
+  const deepOffset = Math.min(50_000, Math.floor(fishing / 2));
+
+  const classes: { name: string; make(): Sample }[] = [
+    { name: 'by id', make: () => { const [id, kind] = pick(ids); return { query: { class: 'by id', id }, request: { method: 'GET', path: `/v3/events/${encodeURIComponent(id)}?dataset=${DATASET[kind]}` } }; } },
+    { name: 'vessel history', make: () => { const vessel = pick(vessels); return { query: { class: 'vessel history', vessel }, request: { method: 'GET', path: `/v3/events?${qs({ datasets: ALL.join(','), vessels: vessel, 'start-date': '2017-01-01', 'end-date': '2025-01-01', limit: 100, offset: 0, sort: '-start' })}` } }; } },
+    { name: 'region list with total', make: () => { const [eez, flag, year] = pick(regionRows); return { query: { class: 'region list', eez, flag, year }, request: { method: 'GET', path: `/v3/events?${qs({ datasets: DATASET['fishing']!, 'region-datasets': 'public-eez-areas', 'region-ids': eez, flags: flag, 'start-date': `${year}-01-01`, 'end-date': `${year + 1}-01-01`, limit: 100, offset: 0 })}` } }; } },
+    { name: 'encounter types, one year', make: () => { const year = pick(YEARS); return { query: { class: 'encounter types', year }, request: { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [DATASET['encounter']], encounterTypes: ['CARRIER-FISHING', 'FISHING-CARRIER'], startDate: `${year}-01-01`, endDate: `${year + 1}-01-01` } } }; } },
+    { name: 'polygon + 10 nm buffer, one year', make: () => {
+      const year = pick(YEARS);
+      const geometry = pick(shapes);
+      // The peers get the service's own buffered polygons: the same shape, so the same ids.
+      const polygons = bufferPolygons(parseGeometry(geometry), 10, 'NAUTICALMILES', 'DISSOLVE');
+      return { query: { class: 'polygon', polygons, year }, request: { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [DATASET['fishing']], geometry, 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${year}-01-01`, endDate: `${year + 1}-01-01` } } };
+    } },
+    { name: `deep page (offset ${deepOffset})`, make: () => { const offset = deepOffset - Math.floor(r.next() * 100); const descending = r.next() < 0.5; return { query: { class: 'deep page', offset, descending }, request: { method: 'GET', path: `/v3/events?${qs({ datasets: DATASET['fishing']!, limit: 100, offset, sort: descending ? '-start' : '+start' })}` } }; } },
+    { name: 'stats, 8 years, monthly, by flag', make: () => { const kind = pick(Object.keys(DATASET)); return { query: { class: 'stats', kind }, request: { method: 'POST', path: '/v3/events/stats', body: { datasets: [DATASET[kind]], startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } } }; } },
+    { name: 'big page (99,999 entries)', make: () => ({ query: { class: 'big page' }, request: { method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [DATASET['fishing']] } } }) },
+  ];
+
+  const server = await startServer(dbPath, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
+  // Uncompressed, as the peers' rows travel: gzip of a 110 MB page costs the server more than the page.
+  const headers = { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', 'accept-encoding': 'identity' };
+  /** The response body, received whole: what the timing covers (the peers' covers their rows in JS). */
+  const serviceText = async (s: Sample): Promise<string> => {
+    const res = await fetch(`${server.base}${s.request.path}`, { method: s.request.method, headers, ...(s.request.body ? { body: JSON.stringify(s.request.body) } : {}) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`${s.request.method} ${s.request.path} -> ${res.status} ${text.slice(0, 300)}`);
+    return text;
+  };
+  const serviceAnswer = (s: Sample, text: string): Answer => {
+    const body = JSON.parse(text) as Record<string, unknown>;
+    if (s.query.class === 'by id') return { ids: [body['id'] as string] };
+    if (s.query.class === 'stats') {
+      const groups = (body['groups'] as { name: string; value: number }[]).map((g): [string, number] => [g.name, g.value]);
+      const months = (body['timeseries'] as { date: string; value: number }[]).map((t): [string, number] => [t.date.slice(0, 7), t.value]);
+      return { ids: [], stats: { events: body['numEvents'] as number, vessels: body['numVessels'] as number, groups, months } };
+    }
+    const entries = (body['entries'] as { id: string }[]).map((e) => e.id);
+    return s.query.class === 'big page' ? { ids: entries } : { ids: entries, total: body['total'] as number };
+  };
+
+  const engines = ['service', ...peers.map((p) => p.name)];
+  const report: Record<string, unknown>[] = [];
+  try {
+    for (const cls of classes) {
+      const count = cls.name.startsWith('big page') ? Math.min(samples, options.quick ? 1 : 5) : samples;
+      const times: number[][] = engines.map(() => []);
+      const mismatches: number[] = peers.map(() => 0);
+      let firstMismatch = '';
+      const loads: number[] = [loadavg()[0]!];
+      for (let i = 0; i < count; i++) {
+        const sample = cls.make();
+        const answers: Answer[] = [];
+        // Interleaved, in a rotating order, so no engine always runs on blocks the previous one warmed.
+        const order = engines.map((_, k) => (k + i) % engines.length);
+        for (const k of order) {
+          const t0 = performance.now();
+          if (k === 0) {
+            const text = await serviceText(sample);
+            times[k]!.push(performance.now() - t0);
+            answers[k] = serviceAnswer(sample, text);
+          } else {
+            answers[k] = await peers[k - 1]!.run(sample.query);
+            times[k]!.push(performance.now() - t0);
+          }
+        }
+        peers.forEach((peer, k) => {
+          const [mine, theirs] = [JSON.stringify(answers[0]), JSON.stringify(answers[k + 1])];
+          if (mine !== theirs) {
+            mismatches[k]!++;
+            if (!firstMismatch) firstMismatch = `${peer.name} on ${JSON.stringify(sample.query).slice(0, 200)}: service ${mine.slice(0, 200)} / peer ${theirs.slice(0, 200)}`;
+          }
+        });
+        loads.push(loadavg()[0]!);
+      }
+      const p50 = times.map((t) => round(percentile(t, 50)));
+      const p95 = times.map((t) => round(percentile(t, 95)));
+      const best = Math.min(...p50.slice(1));
+      const row = { class: cls.name, samples: count, p50: Object.fromEntries(engines.map((e, k) => [e, p50[k]])), p95: Object.fromEntries(engines.map((e, k) => [e, p95[k]])), serviceOverBestPeer: round(p50[0]! / best, 2), loadMax: round(Math.max(...loads), 2), mismatches: Object.fromEntries(peers.map((p, k) => [p.name, mismatches[k]])) };
+      report.push(row);
+      log(`${cls.name}: ${engines.map((e, k) => `${e} ${p50[k]} ms`).join(', ')}; load up to ${row.loadMax}${mismatches.some((m) => m) ? `; MISMATCH ${firstMismatch}` : ''}`);
+    }
+  } finally {
+    server.stop();
+    for (const p of peers) await p.close();
+  }
+  const serverPeakMiB = rssMiB(server.pid, 'VmHWM');
+  const date = new Date().toISOString();
+  const table = [
+    `Benchmark with peers ${date.slice(0, 10)}, ${events.toLocaleString('en')} events, ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${samples} samples per class, one client, interleaved`,
+    '',
+    `| class | ${engines.map((e) => `${e} p50 (p95) ms`).join(' | ')} | service / better peer | load avg (max) | ids and totals differ |`,
+    `|---|${engines.map(() => '---').join('|')}|---|---|---|`,
+    ...report.map((row) => {
+      const p50 = row['p50'] as Record<string, number>;
+      const p95 = row['p95'] as Record<string, number>;
+      const load = row['loadMax'] as number;
+      return `| ${row['class']} | ${engines.map((e) => `${p50[e]} (${p95[e]})`).join(' | ')} | ${row['serviceOverBestPeer']}x | ${load}${load > 1 ? ' (busy)' : ''} | ${Object.entries(row['mismatches'] as Record<string, number>).map(([p, m]) => `${p}: ${m}`).join(', ')} |`;
+    }),
+    '',
+    `Big page as entries per second (p50): ${engines.map((e) => `${e} ${Math.round(99_999 / ((report.at(-1)!['p50'] as Record<string, number>)[e]! / 1000)).toLocaleString('en')}`).join(', ')}. Service peak RSS over the run: ${serverPeakMiB} MiB.`,
+  ].join('\n');
+  console.log(table);
+  if (!options.quick) {
+    const outDir = join(import.meta.dirname, 'results');
+    mkdirSync(outDir, { recursive: true });
+    const stem = join(outDir, `${date.slice(0, 10)}-${events}-peers`);
+    writeFileSync(`${stem}.json`, `${JSON.stringify({ date, events, seed, samples, engines, classes: report, serverPeakMiB }, null, 2)}\n`);
+    writeFileSync(`${stem}.md`, `${table}\n`);
+    log(`written ${stem}.json and .md`);
+  }
+}
