@@ -6,7 +6,7 @@
 // Both are built once per (events, seed) in bench/cache. PostgreSQL runs as its own cluster in
 // bench/cache (as the `postgres` user: initdb refuses root), on a free port, stopped at the end.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -95,7 +95,9 @@ export async function duckdbPeer(parquet: string[], events: number, seed: number
     const c = await build.connect();
     await c.run(`SET TimeZone = 'UTC'`);
     await c.run(`CREATE TABLE events AS SELECT * REPLACE (event_start::TIMESTAMP AS event_start, event_end::TIMESTAMP AS event_end),
-      upper(json_extract_string(event_vessels, '$[0].flag')) AS flag FROM read_parquet([${sqlList(parquet)}]) ORDER BY event_type, event_start`);
+      -- The flag of the event's own vessel (an encounter lists two).
+      upper(list_filter(from_json(event_vessels, '[{"id": "VARCHAR", "flag": "VARCHAR"}]'), v -> v.id = entity_id)[1].flag) AS flag
+      FROM read_parquet([${sqlList(parquet)}]) ORDER BY event_type, event_start`);
     await c.run(`CREATE INDEX events_id ON events (event_id)`);
     await c.run('CHECKPOINT');
     c.closeSync();
@@ -184,7 +186,9 @@ const PG_INDEXES = [
 export async function postgresPeer(duck: DuckDBConnection, events: number, seed: number): Promise<Peer> {
   const dir = join(CACHE_DIR, `peer-pg-${events}-seed${seed}`);
   const port = await freePort();
-  const built = existsSync(join(dir, 'PG_VERSION'));
+  // Written once the rows and indexes are in: a build stopped half-way starts again.
+  const done = join(dir, 'bench-loaded');
+  const built = existsSync(done);
   if (!built) {
     log(`building the PostgreSQL peer ${dir}...`);
     rmSync(dir, { recursive: true, force: true });
@@ -193,12 +197,15 @@ export async function postgresPeer(duck: DuckDBConnection, events: number, seed:
     run(join(PG_BIN, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync'], 'postgres');
   }
   run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=2GB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c jit=off`, 'start'], 'postgres');
+  // However the benchmark ends, the cluster it started stops with it.
+  const stop = () => spawnSync('runuser', ['-u', 'postgres', '--', join(PG_BIN, 'pg_ctl'), '-D', dir, '-m', 'fast', '-w', 'stop'], { stdio: 'ignore' });
+  process.on('exit', stop);
   const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
   await client.connect();
   if (!built) {
     const csv = join(dir, 'events.csv');
     await duck.run(`COPY (SELECT event_id, event_type, entity_id, strftime(event_start, '%Y-%m-%d %H:%M:%S+00'), strftime(event_end, '%Y-%m-%d %H:%M:%S+00'), lat_mean, lon_mean, flag,
-        '{' || array_to_string(regions_mean_position.eez, ',') || '}', to_json(regions_mean_position)::VARCHAR, event_info, event_vessels FROM events) TO '${csv}' (FORMAT csv)`);
+        '{' || array_to_string(regions_mean_position.eez, ',') || '}', to_json(regions_mean_position)::VARCHAR, event_info, event_vessels FROM events) TO '${csv}' (FORMAT csv, HEADER false)`);
     chownSync(csv, uidOf('postgres'), gidOf('postgres'));
     await client.query('CREATE EXTENSION IF NOT EXISTS postgis');
     await client.query(PG_TABLE);
@@ -206,6 +213,7 @@ export async function postgresPeer(duck: DuckDBConnection, events: number, seed:
     rmSync(csv);
     for (const ddl of PG_INDEXES) await client.query(ddl);
     await client.query('VACUUM ANALYZE events');
+    writeFileSync(done, `${new Date().toISOString()}\n`);
   }
   const ids = async (sql: string, params: unknown[] = []) => (await client.query({ text: sql, values: params, rowMode: 'array' })).rows.map((r: unknown[]) => r[0] as string);
   const count = async (rows: string, params: unknown[]) => Number((await client.query({ text: `SELECT count(*) ${rows}`, values: params, rowMode: "array" })).rows[0]?.[0]);
@@ -246,7 +254,8 @@ export async function postgresPeer(duck: DuckDBConnection, events: number, seed:
     },
     async close() {
       await client.end();
-      run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-m', 'fast', '-w', 'stop'], 'postgres');
+      stop();
+      process.off('exit', stop);
     },
   };
 }
