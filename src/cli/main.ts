@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
 import { didYouMean } from './suggest.ts';
-import { cleanCommand, demoCommand, generateCommand, loadCommand, versionsCommand } from './commands/data.ts';
+import { cleanCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
 import { groupsCommand, portsCommand, regionsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';
 import { tokenCommand } from './commands/token.ts';
@@ -18,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   load: loadCommand,
   versions: versionsCommand,
   clean: cleanCommand,
+  migrate: migrateCommand,
   groups: groupsCommand,
   ports: portsCommand,
   regions: regionsCommand,

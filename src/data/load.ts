@@ -106,6 +106,21 @@ export async function editDatabase<T>(dbPath: string, change: (w: DuckDbWriter) 
   }
 }
 
+/**
+ * Rewrites a database of an older storage layout in this version's, keeping everything it holds;
+ * the old file is replaced only once the new one is complete.
+ */
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; rows: number }> {
+  const { writer, from, rows } = await DuckDbWriter.migrating(dbPath, onWait);
+  try {
+    await writer.commit();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+  return { from, rows };
+}
+
 /** Removes what killed loads left beside the database (every load also does this first). */
 export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ path: string; bytes: number }[]> {
   const lock = await LoadLock.acquire(dbPath, onWait);

@@ -3,12 +3,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { integerOption, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { cleanStaleWork, defaultVersionTag, editDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { cleanStaleWork, defaultVersionTag, editDatabase, migrateDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
 import { readVersions } from '../../store/duckdb/versions.ts';
 import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';
+import { SCHEMA_VERSION } from '../../store/duckdb/schema.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
@@ -115,6 +116,22 @@ export const versionsCommand: Command = {
       console.log(`dropped ${datasetId}:${version} (${rows} entries)`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');
+    }
+  },
+};
+
+export const migrateCommand: Command = {
+  usage: 'vessel-events migrate --db PATH',
+  summary: 'Rewrite a database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions. The old file is replaced only when the new one is complete.',
+  options: ['db'],
+  async run(flags) {
+    const dbPath = option('db', flags);
+    try {
+      const { from, rows } = await migrateDatabase(dbPath, waitingNotice);
+      console.log(`migrated ${dbPath} from storage layout ${from} to ${SCHEMA_VERSION}: ${rows} events`);
+    } catch (e) {
+      if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
+      throw e;
     }
   },
 };

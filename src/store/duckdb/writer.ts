@@ -226,15 +226,7 @@ export class DuckDbWriter {
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      // Sorted by time within each version, so a time window's zone maps skip the rest, then by id
-      // so the stored order is the order of `sort=+start`. The entries are written from the
-      // sorted rows, so the sort never carries their text.
-      const typedRows = `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`;
-      await c.run(`INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (${typedRows} ORDER BY version_id, start_ts, id)`);
-      await c.run(
-        `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${entryJsonSql()} FROM (
-           SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts)`,
-      );
+      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`);
       await c.run(
         `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
       );
@@ -245,6 +237,51 @@ export class DuckDbWriter {
     }
     for (const ddl of CREATE_INDEXES) await c.run(ddl);
     return { published, skipped, skippedCount };
+  }
+
+  /**
+   * Opens a writer on a new file that takes everything a database of an older layout holds (events,
+   * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
+   * changed; commit() puts the new one in its place.
+   */
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: DuckDbWriter; from: number; rows: number }> {
+    if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
+    const lock = await LoadLock.acquire(target, onWait);
+    let writer: DuckDbWriter | undefined;
+    try {
+      removeStaleWork(target);
+      const workPath = `${target}.loading-${process.pid}`;
+      writer = await DuckDbWriter.start(target, workPath, lock, undefined);
+      const copied = await writer.copyOlderLayout(target);
+      return { writer, ...copied };
+    } catch (e) {
+      if (writer) await writer.abandon();
+      else lock.release();
+      throw e;
+    }
+  }
+
+  private async copyOlderLayout(target: string): Promise<{ from: number; rows: number }> {
+    const c = this.connection;
+    await c.run(`ATTACH ${sqlString(target)} AS old (READ_ONLY)`);
+    const tables = new Set((await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'`)).getRowsJS().map((r) => r[0] as string));
+    const layout = tables.has('meta') ? Number((await c.runAndReadAll(`SELECT value FROM old.meta WHERE key = 'schema_version'`)).getRowsJS()[0]?.[0] ?? 1) : 1;
+    if (layout >= SCHEMA_VERSION) throw new LoadRefused(`${target} already has this version's storage layout (${layout}); nothing to migrate`);
+    if (!tables.has('events') || !tables.has('dataset_versions')) throw new LoadRefused(`${target} holds no events to migrate`);
+    // The columns every older layout shares with this one (layout 2 lacks only the entry and what was added with it).
+    await c.run(`INSERT INTO dataset_versions (version_id, dataset_id, kind, version, loaded_at, row_count, last_updated, source, longest_ms, earliest_open_start)
+      SELECT v.version_id, v.dataset_id, v.kind, v.version, v.loaded_at, v.row_count, v.last_updated, v.source, r.longest_ms, r.earliest_open_start
+        FROM old.dataset_versions v LEFT JOIN (
+          SELECT version_id, max(date_diff('millisecond', start_ts, end_ts)) AS longest_ms, min(start_ts) FILTER (WHERE end_ts IS NULL) AS earliest_open_start
+            FROM old.events GROUP BY version_id) r USING (version_id)`);
+    for (const table of ['vessel_groups', 'ports', 'region_ids', 'region_geometries']) {
+      if (tables.has(table)) await c.run(`INSERT INTO ${table} SELECT * FROM old.${table}`);
+    }
+    await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`);
+    const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
+    await c.run('DETACH old');
+    for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    return { from: layout, rows };
   }
 
   /** Replaces the listed groups' members (groups not in the load are kept). */
@@ -338,6 +375,20 @@ export class DuckDbWriter {
     this.ingestConnection.closeSync();
     this.instance.closeSync();
   }
+}
+
+/**
+ * Writes typed event rows (version_id and EVENT_COLUMNS) into events and vessel_events. Events are
+ * sorted by time within each version, so a time window's zone maps skip the rest, then by id so
+ * the stored order is the order of `sort=+start` (src/store/duckdb/stored-order.ts). The entries
+ * are written from the sorted rows, so a sort never carries their text.
+ */
+async function insertEvents(c: DuckDBConnection, typedRows: string): Promise<void> {
+  await c.run(`INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (${typedRows} ORDER BY version_id, start_ts, id)`);
+  await c.run(
+    `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${entryJsonSql()} FROM (
+       SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts)`,
+  );
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
