@@ -20,7 +20,7 @@ import { readBody, readQueryString, validateAgainst } from '../src/http/request-
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' } } });
 const quick = args.quick!;
 const events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
 const seed = Number(args.seed);
@@ -34,7 +34,8 @@ if (args.peers) {
 const CONCURRENT_SECONDS = quick ? 1 : 5;
 /** --only NAME runs the classes (the big page included) whose name contains NAME. */
 const selected = (name: string) => !args.only || name.includes(args.only);
-const dbPath = demoDatabase(events, seed);
+// --db: an existing database of N events instead of the demo one (e.g. the Parquet that --peers loaded).
+const dbPath = args.db ?? demoDatabase(events, seed);
 const ALL = ['public-global-fishing-events', 'public-global-encounters-events', 'public-global-loitering-events', 'public-global-port-visits-events', 'public-global-gaps-events'].map((d) => `${d}:latest`);
 
 // Parameter values drawn from the data, so no class measures one cached query.
