@@ -13,7 +13,7 @@ import { SMALL_EVENTS } from '../fixtures/small-events.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
 import { FULL } from '../helpers/size.ts';
 import fc from 'fast-check';
-import { jsNumberText } from '../../src/store/duckdb/entry-sql.ts';
+import { jsEscapes, jsNumberText } from '../../src/store/duckdb/entry-sql.ts';
 
 const fixtures: Fixture[] = [];
 before(async () => {
@@ -63,6 +63,28 @@ test('numbers are spelt as JS spells them, whatever the double', async () => {
     await fc.assert(fc.asyncProperty(fc.array(fc.double({ noNaN: true, noDefaultInfinity: true }), { minLength: 1, maxLength: 50 }), async (xs) => {
       assert.deepEqual(await spelt(xs), xs.map(String));
     }), { numRuns: FULL ? 200 : 50 });
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+});
+
+test('strings are escaped as JSON.stringify escapes them, whatever the text', async () => {
+  const instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  try {
+    const escaped = async (xs: string[]) => {
+      const out: unknown[] = [];
+      for (const x of xs) out.push((await c.runAndReadAll(`SELECT ${jsEscapes('to_json($1::VARCHAR)::VARCHAR')}`, [x])).getRowsJS()[0]![0]);
+      return out;
+    };
+    const edges = ['', 'plain', 'quote " and backslash \\', 'slash / tab \t newline \n', '\u0001\u001f\u007f', '\u000b\u000b\u000b', 'text \\u001F, not an escape', '\b\f', 'é ß 漁船 🐟', '\u2028\u2029'];
+    assert.deepEqual(await escaped(edges), edges.map((x) => JSON.stringify(x)));
+    const text = fc.string({ unit: fc.oneof(fc.constantFrom('\\\\', '"', 'u', '0', '1', 'F', 'b'), fc.integer({ min: 1, max: 0x1f }).map((n) => String.fromCharCode(n)), fc.string({ unit: 'grapheme-composite', maxLength: 1 })) });
+    await fc.assert(fc.asyncProperty(fc.array(text, { minLength: 1, maxLength: 10 }), async (xs) => {
+      const clean = xs.map((x) => x.replace(/\u0000/g, ''));
+      assert.deepEqual(await escaped(clean), clean.map((x) => JSON.stringify(x)));
+    }), { numRuns: FULL ? 100 : 30 });
   } finally {
     c.closeSync();
     instance.closeSync();

@@ -24,6 +24,21 @@ export function jsNumberText(x: string): string {
     WHEN abs(${x}) < 1e21 THEN regexp_replace(${json}, '\\.0$', '') ELSE regexp_replace(${json}, 'e([0-9])', 'e+\\1') END`;
 }
 
+/**
+ * An entry text written by DuckDB's JSON writer, as JSON.stringify writes it: the writer escapes
+ * strings the same way but writes the hex digits of nine control characters in upper case
+ * (`\u001F`). Only an escape preceded by an even number of backslashes is one (`\\u001F` is the
+ * text "\u001F"); a match consumes the character before it, so each pattern runs twice for runs
+ * of escapes. Rows without `\u00` (almost all) are left alone.
+ */
+export function jsEscapes(json: string): string {
+  const fixed = ['000B', '000E', '000F', '001A', '001B', '001C', '001D', '001E', '001F'].reduce((t, hex) => {
+    const once = (x: string) => `regexp_replace(${x}, '((?:^|[^\\\\])(?:\\\\\\\\)*)\\\\u${hex}', '\\1\\\\u${hex.toLowerCase()}', 'g')`;
+    return once(once(t));
+  }, json);
+  return `CASE WHEN contains(${json}, '\\u00') THEN ${fixed} ELSE ${json} END`;
+}
+
 /** A DOUBLE as a JSON number spelt as JSON.stringify spells it. */
 const jsonNumber = (x: string) => `(${jsNumberText(x)})::JSON`;
 

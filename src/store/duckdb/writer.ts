@@ -16,7 +16,7 @@ import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
-import { entryJsonSql } from './entry-sql.ts';
+import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
@@ -384,10 +384,11 @@ export class DuckDbWriter {
  * are written from the sorted rows, so a sort never carries their text.
  */
 async function insertEvents(c: DuckDBConnection, typedRows: string): Promise<void> {
-  await c.run(`INSERT INTO events SELECT *, ${entryJsonSql()} AS entry FROM (${typedRows} ORDER BY version_id, start_ts, id)`);
+  await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
+    SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows} ORDER BY version_id, start_ts, id))`);
   await c.run(
-    `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${entryJsonSql()} FROM (
-       SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts)`,
+    `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${jsEscapes('entry_text')} FROM (
+       SELECT *, ${entryJsonSql()} AS entry_text FROM (SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts))`,
   );
 }
 
