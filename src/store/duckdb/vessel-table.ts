@@ -2,7 +2,8 @@
 // one vessel's rows are spread over the whole table; vessel_events holds, for every event, the
 // columns a vessel's history is filtered and sorted on and its entry, sorted by a 64-bit key of
 // the vessel id, so the key's zone maps find a vessel's rows in one row group. The entries there
-// are zstd-compressed: a vessel's rows lie together, so one decompression serves them all.
+// are zstd-compressed: a vessel's rows lie together, so one decompression serves them all. The
+// loader copies them from events (src/store/duckdb/writer.ts).
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
 

@@ -226,7 +226,7 @@ export class DuckDbWriter {
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`);
+      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()]);
       await c.run(
         `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
       );
@@ -277,7 +277,8 @@ export class DuckDbWriter {
     for (const table of ['vessel_groups', 'ports', 'region_ids', 'region_geometries']) {
       if (tables.has(table)) await c.run(`INSERT INTO ${table} SELECT * FROM old.${table}`);
     }
-    await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`);
+    const versionIds = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions`)).getRowsJS().map((r) => r[0] as number);
+    await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
     for (const ddl of CREATE_INDEXES) await c.run(ddl);
@@ -378,17 +379,19 @@ export class DuckDbWriter {
 }
 
 /**
- * Writes typed event rows (version_id and EVENT_COLUMNS) into events and vessel_events. Events are
- * sorted by time within each version, so a time window's zone maps skip the rest, then by id so
- * the stored order is the order of `sort=+start` (src/store/duckdb/stored-order.ts). The entries
- * are written from the sorted rows, so a sort never carries their text.
+ * Writes typed event rows (version_id and EVENT_COLUMNS) of the given versions into events, then
+ * vessel_events. Events are sorted by time within each version, so a time window's zone maps skip
+ * the rest, then by id so the stored order is the order of `sort=+start`
+ * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
+ * never carries their text. vessel_events copies the stored entries, sorted by vessel: three times
+ * faster on 1M rows than writing them again from the typed rows (docs/performance.md).
  */
-async function insertEvents(c: DuckDBConnection, typedRows: string): Promise<void> {
+async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[]): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
     SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows} ORDER BY version_id, start_ts, id))`);
   await c.run(
-    `INSERT INTO vessel_events SELECT vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, ${jsEscapes('entry_text')} FROM (
-       SELECT *, ${entryJsonSql()} AS entry_text FROM (SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, * FROM (${typedRows}) ORDER BY vessel_key, start_ts))`,
+    `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, entry
+       FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
 }
 
