@@ -93,6 +93,7 @@ export function staleWork(target: string): { path: string; bytes: number }[] {
 
 export function removeStaleWork(target: string): { path: string; bytes: number }[] {
   const stale = staleWork(target);
-  for (const { path } of stale) rmSync(path, { force: true });
+  // `<copy>.tmp` is a folder: DuckDB's spill files of a load's sorts.
+  for (const { path } of stale) rmSync(path, { force: true, recursive: true });
   return stale;
 }

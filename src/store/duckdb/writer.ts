@@ -11,6 +11,7 @@ import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { totalmem } from 'node:os';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
@@ -51,6 +52,8 @@ export class InvalidRows extends Error {
 export class LoadRefused extends Error {}
 
 const CHUNK_ROWS = 2048;
+/** The share of the machine's memory a load may use. */
+const WRITER_MEMORY_SHARE = 0.5;
 const BATCH_ROWS = 100_000;
 
 export class DuckDbWriter {
@@ -86,7 +89,14 @@ export class DuckDbWriter {
   }
 
   private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
-    const instance = await DuckDBInstance.create(workPath, { ...OFFLINE_SETTINGS, storage_compatibility_version: STORAGE_VERSION });
+    // Half the machine's memory, not DuckDB's default 80 %: the sorts of a 10M load (wide rows, then
+    // the entries sorted by vessel) otherwise grew past the machine and the kernel killed the load
+    // (docs/performance.md). Past the limit DuckDB spills to <working copy>.tmp.
+    const instance = await DuckDBInstance.create(workPath, {
+      ...OFFLINE_SETTINGS,
+      storage_compatibility_version: STORAGE_VERSION,
+      memory_limit: `${Math.floor((totalmem() * WRITER_MEMORY_SHARE) / 2 ** 20)}MB`,
+    });
     const connection = await instance.connect();
     try {
       await refuseOlderLayout(connection, target);
@@ -357,6 +367,7 @@ export class DuckDbWriter {
     await this.connection.run('CHECKPOINT');
     this.close();
     rmSync(`${this.workPath}.scratch`, { force: true });
+    rmSync(`${this.workPath}.tmp`, { force: true, recursive: true });
     renameSync(this.workPath, this.target);
     this.lock.release();
   }
@@ -365,7 +376,7 @@ export class DuckDbWriter {
   async abandon(): Promise<void> {
     await this.pendingIngest.catch(() => undefined);
     this.close();
-    for (const suffix of ['', '.wal', '.scratch', '.scratch.wal']) rmSync(`${this.workPath}${suffix}`, { force: true });
+    for (const suffix of ['', '.wal', '.scratch', '.scratch.wal', '.tmp']) rmSync(`${this.workPath}${suffix}`, { force: true, recursive: true });
     this.lock.release();
   }
 
