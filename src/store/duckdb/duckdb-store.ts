@@ -14,8 +14,7 @@ import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
 import { inStoredOrder, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
-import { SCHEMA_VERSION } from './schema.ts';
-import { readGeneration, readGroupIds, readRegionCatalog, readSchemaVersion, readVersions, type RegionCatalog } from './versions.ts';
+import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';
 
@@ -68,11 +67,11 @@ export class DuckDbStore implements EventStore {
     });
     // The catalog is read once, outside the per-request time limit.
     const catalogConnection = await instance.connect();
-    const layout = await readSchemaVersion(catalogConnection);
-    if (layout !== undefined && layout < SCHEMA_VERSION) {
+    const problem = await olderLayoutProblem(catalogConnection, options.path);
+    if (problem) {
       catalogConnection.closeSync();
       instance.closeSync();
-      throw new Error(`database ${options.path} has the storage layout of an older version (${layout}; this one reads ${SCHEMA_VERSION}); rebuild it with "vessel-events migrate --db ${options.path}"`);
+      throw new Error(`database ${problem}`);
     }
     const versions = await readVersions(catalogConnection);
     const groups = await readGroupIds(catalogConnection);

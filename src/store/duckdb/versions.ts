@@ -2,10 +2,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { EventKind } from '../../query/kinds.ts';
+import { SCHEMA_VERSION } from './schema.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
-async function tableExists(c: DuckDBConnection, name: string): Promise<boolean> {
-  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ?`, [name]);
+async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
+  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ? AND database_name = coalesce(?, current_database())`, [name, database ?? null]);
   return (r.getRowsJS()[0]![0] as number) > 0;
 }
 
@@ -28,11 +29,24 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
   }));
 }
 
-/** The layout the file was written with (schema.ts SCHEMA_VERSION); undefined for a new file. */
-export async function readSchemaVersion(c: DuckDBConnection): Promise<number | undefined> {
-  if (!(await tableExists(c, 'meta'))) return undefined;
-  const row = (await c.runAndReadAll(`SELECT value FROM meta WHERE key = 'schema_version'`)).getRowsJS()[0];
+/**
+ * The layout a file was written with (schema.ts SCHEMA_VERSION), in the current database or an
+ * attached one; undefined when it has none (a new file, or one older than layouts).
+ */
+export async function readSchemaVersion(c: DuckDBConnection, database?: string): Promise<number | undefined> {
+  if (!(await tableExists(c, 'meta', database))) return undefined;
+  const row = (await c.runAndReadAll(`SELECT value FROM ${database ? `"${database}".` : ''}meta WHERE key = 'schema_version'`)).getRowsJS()[0];
   return row ? Number(row[0]) : undefined;
+}
+
+/**
+ * Why the server and the loader cannot use a file (an older layout lacks what this code reads),
+ * naming the command that migrates it; undefined when they can.
+ */
+export async function olderLayoutProblem(c: DuckDBConnection, path: string): Promise<string | undefined> {
+  const layout = await readSchemaVersion(c);
+  if (layout === undefined || layout >= SCHEMA_VERSION) return undefined;
+  return `${path} has the storage layout of an older version (${layout}; this one reads ${SCHEMA_VERSION}); migrate it with "vessel-events migrate --db ${path}"`;
 }
 
 /**

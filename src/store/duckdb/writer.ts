@@ -18,7 +18,7 @@ import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
-import { readSchemaVersion, readVersions } from './versions.ts';
+import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../data/record.ts';
 
@@ -275,7 +275,7 @@ export class DuckDbWriter {
     const c = this.connection;
     await c.run(`ATTACH ${sqlString(target)} AS old (READ_ONLY)`);
     const tables = new Set((await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'`)).getRowsJS().map((r) => r[0] as string));
-    const layout = tables.has('meta') ? Number((await c.runAndReadAll(`SELECT value FROM old.meta WHERE key = 'schema_version'`)).getRowsJS()[0]?.[0] ?? 1) : 1;
+    const layout = (await readSchemaVersion(c, 'old')) ?? 1;
     if (layout >= SCHEMA_VERSION) throw new LoadRefused(`${target} already has this version's storage layout (${layout}); nothing to migrate`);
     if (!tables.has('events') || !tables.has('dataset_versions')) throw new LoadRefused(`${target} holds no events to migrate`);
     // The columns every older layout shares with this one (layout 2 lacks only the entry and what was added with it).
@@ -408,10 +408,8 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
 async function refuseOlderLayout(c: DuckDBConnection, target: string): Promise<void> {
-  const layout = await readSchemaVersion(c);
-  if (layout !== undefined && layout < SCHEMA_VERSION) {
-    throw new LoadRefused(`${target} has the storage layout of an older version (${layout}; this one writes ${SCHEMA_VERSION}); rebuild it first: vessel-events migrate --db ${target}`);
-  }
+  const problem = await olderLayoutProblem(c, target);
+  if (problem) throw new LoadRefused(problem);
 }
 
 function sqlString(s: string): string {
