@@ -22,7 +22,7 @@ import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Pagin
 
 const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' } } });
 const quick = args.quick!;
-const events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
+let events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
 const seed = Number(args.seed);
 // Requests per class with one client (each also run on the bare engine).
 const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
@@ -49,6 +49,8 @@ const vessels = (await column(`SELECT vessel_id FROM events USING SAMPLE 2000 RO
 const regionRows = (await column(`SELECT e.eez[1], e.vessel_flag, year(e.start_ts)::INTEGER FROM events e WHERE len(e.eez) > 0 AND e.vessel_flag IS NOT NULL USING SAMPLE 4000 ROWS`)) as [string, string, number][];
 const eezShapes = (await column(`SELECT geometry FROM region_geometries WHERE dataset = 'public-eez-areas' AND id IN (SELECT DISTINCT unnest(eez) FROM events USING SAMPLE 5000 ROWS) AND length(geometry) < 20000`)).map((x) => JSON.parse(x[0] as string));
 const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM events WHERE kind = 'fishing'`))[0]![0]) as number;
+// A given database is labelled with the events it holds, not with a default size.
+if (args.db && !args.events) events = ((await column(`SELECT count(*)::DOUBLE FROM events`))[0]![0]) as number;
 sc.closeSync();
 sampler.closeSync();
 const kindDataset: Record<string, string> = { fishing: ALL[0]!, encounter: ALL[1]!, loitering: ALL[2]!, port_visit: ALL[3]!, gap: ALL[4]! };

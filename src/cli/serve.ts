@@ -6,6 +6,7 @@ import { buildApp } from '../app.ts';
 import { TokenFile, TokenVerifier } from '../auth/tokens.ts';
 import { ConfigError, OPTIONS, type ServerConfig } from '../config.ts';
 import { ReloadingStore } from '../store/duckdb/reloading-store.ts';
+import { yieldHelperThreads } from './helper-threads.ts';
 
 function portInUse(config: Pick<ServerConfig, 'host' | 'port'>): ConfigError {
   return new ConfigError(`port ${config.port} on ${config.host} is in use; choose another with --port (or ${OPTIONS.port.env}), or stop what listens there`);
@@ -56,6 +57,8 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
     await stores.close();
     throw (e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? portInUse(config) : e;
   }
+  const stopYielding = yieldHelperThreads();
+  app.server.once('close', stopYielding);
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   onListening?.(`http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`);

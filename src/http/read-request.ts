@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Static, TObject } from '@sinclair/typebox';
 import { ProblemCollector } from '../query/errors.ts';
 import type { Spelling } from '../query/normalize.ts';
-import { readBody, readQueryString, validateAgainst } from './request-reader.ts';
+import { readBody, readQueryString, validateAgainst, validatorOf } from './request-reader.ts';
 
 export interface ReadRequest<Q extends TObject, B extends TObject> {
   query: Static<Q>;
@@ -12,7 +12,14 @@ export interface ReadRequest<Q extends TObject, B extends TObject> {
   spelling: Spelling;
 }
 
-export function readRequest<Q extends TObject, B extends TObject = TObject>(
+/** A route's reader, its validators compiled now (at registration) rather than on its first request. */
+export function requestReader<Q extends TObject, B extends TObject = TObject>(schemas: { query: Q; body?: B }): (request: FastifyRequest) => ReadRequest<Q, B> {
+  validatorOf(schemas.query);
+  if (schemas.body) validatorOf(schemas.body);
+  return (request) => readRequest(request, schemas);
+}
+
+function readRequest<Q extends TObject, B extends TObject = TObject>(
   request: FastifyRequest,
   schemas: { query: Q; body?: B },
 ): ReadRequest<Q, B> {

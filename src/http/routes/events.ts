@@ -19,7 +19,7 @@ import type { EventStore, PageStream } from '../../store/store.ts';
 import { pinnedStore } from '../store-pinning.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
-import { readRequest } from '../read-request.ts';
+import { requestReader } from '../read-request.ts';
 import { EntrySchema, errorResponses, ListResponseSchema, NOT_MODIFIED, PublishedRowSchema } from '../schemas.ts';
 import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
 
@@ -33,6 +33,9 @@ const security = [{ ApiKeyAuth: [] }];
 
 export async function eventRoutes(app: FastifyInstance, options: EventRoutesOptions): Promise<void> {
   const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling, buffering: options.buffering });
+  const readListGet = requestReader({ query: ListGetQuerySchema });
+  const readListPost = requestReader({ query: ListPostQuerySchema, body: ListPostBodySchema });
+  const readById = requestReader({ query: EventByIdQuerySchema });
 
   async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
     // The count and the page's first chunk are ready before the first byte: a busy or failing
@@ -63,7 +66,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       security,
     },
   }, async (request, reply) => {
-    const { query, spelling } = readRequest(request, { query: ListGetQuerySchema });
+    const { query, spelling } = readListGet(request);
     const wire = wireFormatOf(request, options.defaultWire);
     const shaping = { includes: query.includes, includeRegions: query.includeRegions, summary: query.summary };
     const list = await normalizeListQuery(query, query, context(request, spelling), shaping);
@@ -85,7 +88,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       security,
     },
   }, async (request, reply) => {
-    const { query, body, spelling } = readRequest(request, { query: ListPostQuerySchema, body: ListPostBodySchema });
+    const { query, body, spelling } = readListPost(request);
     const wire = wireFormatOf(request, options.defaultWire);
     const list = await normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
     setResolvedDatasets(reply, list.datasets);
@@ -103,7 +106,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     },
   }, async (request, reply) => {
     const { eventId } = request.params as { eventId: string };
-    const { query, spelling } = readRequest(request, { query: EventByIdQuerySchema });
+    const { query, spelling } = readById(request);
     const wire = wireFormatOf(request, options.defaultWire);
     const dataset = normalizeSingleDataset(query.dataset, context(request, spelling));
     setResolvedDatasets(reply, [dataset]);

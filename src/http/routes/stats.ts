@@ -8,7 +8,7 @@ import { EmptyQuerySchema, normalizeStatsOptions, StatsGetQuerySchema, StatsPost
 import { echoQuery } from '../../shape/metadata.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
-import { readRequest } from '../read-request.ts';
+import { requestReader } from '../read-request.ts';
 import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
 import { pinnedStore } from '../store-pinning.ts';
 
@@ -27,10 +27,13 @@ const security = [{ ApiKeyAuth: [] }];
 export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSeconds: number; buffering: Buffering }): Promise<void> {
   const context = (request: FastifyRequest, spelling: Spelling) => ({ catalog: pinnedStore(request), access: accessOf(request), spelling, buffering: options.buffering });
 
+  const readPost = requestReader({ query: EmptyQuerySchema, body: StatsPostBodySchema });
+  const readGet = requestReader({ query: StatsGetQuerySchema });
+
   app.post('/events/stats', {
     schema: { summary: 'Event statistics, filters in the body', querystring: EmptyQuerySchema, body: StatsPostBodySchema, response: { 200: StatsResponseSchema, ...errorResponses }, security },
   }, async (request, reply) => {
-    const { body, spelling } = readRequest(request, { query: EmptyQuerySchema, body: StatsPostBodySchema });
+    const { body, spelling } = readPost(request);
     const query = await normalizeEventQuery(body, context(request, spelling));
     const stats = normalizeStatsOptions(body, spelling);
     setResolvedDatasets(reply, query.datasets);
@@ -40,7 +43,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
   app.get('/events/stats', {
     schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: NOT_MODIFIED, ...errorResponses }, security },
   }, async (request, reply) => {
-    const { query: params, spelling } = readRequest(request, { query: StatsGetQuerySchema });
+    const { query: params, spelling } = readGet(request);
     const query = await normalizeEventQuery(params, context(request, spelling));
     const stats = normalizeStatsOptions(params, spelling);
     setResolvedDatasets(reply, query.datasets);
