@@ -26,8 +26,14 @@ export function vesselKey(vesselId: string): bigint {
  */
 const ANSWERED: ReadonlySet<string> = new Set(['datasets', 'vesselIds', 'eventIds', 'types', 'gapClosed', 'duration', 'time', 'sort', 'limit', 'offset', 'shape']);
 
+/** Whether every filter of the query is on vessel_events' columns (so it can count the query's vessels). */
+export function vesselTableAnswers(query: EventQuery): boolean {
+  return Object.entries(query).every(([key, value]) => value === undefined || ANSWERED.has(key));
+}
+
+/** Whether a query is a vessel's history: vessels named, every filter answered by vessel_events. */
 export function servedByVesselTable(query: EventQuery): boolean {
-  return (query.vesselIds?.length ?? 0) > 0 && Object.entries(query).every(([key, value]) => value === undefined || ANSWERED.has(key));
+  return (query.vesselIds?.length ?? 0) > 0 && vesselTableAnswers(query);
 }
 
 /** The FROM and the extra condition of a query on vessel_events. */
