@@ -14,6 +14,7 @@ import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
 import { inStoredOrder, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
+import { readRows } from './prepared.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';
@@ -163,21 +164,20 @@ export class DuckDbStore implements EventStore {
 
   private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | undefined> {
     return this.pool.use('light', async (c) => {
-      const reader = await c.runAndReadAll(`SELECT version_id, ${select} FROM events WHERE id = $1`, [id]);
-      return reader.getRowsJS().find((r) => Number(r[0]) === dataset.resolved.versionId)?.slice(1);
+      const rows = await readRows(c, `SELECT version_id, ${select} FROM events WHERE id = $1`, [id]);
+      return rows.find((r) => Number(r[0]) === dataset.resolved.versionId)?.slice(1);
     });
   }
 
   async close(): Promise<void> {
-    this.pool.close();
-    this.instance.closeSync();
+    // An instance whose connections are not all closed is left to the process's end.
+    if (await this.pool.close()) this.instance.closeSync();
   }
 }
 
 async function countOn(c: DuckDBConnection, query: EventQuery): Promise<number> {
   const rows = compileRows(query, sourceOf(query));
-  const reader = await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rows.sql}`, rows.params);
-  return reader.getRowsJS()[0]![0] as number;
+  return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
 }
 
 /** A vessel's history is read from the table sorted by vessel; everything else from events. */

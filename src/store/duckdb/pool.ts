@@ -10,9 +10,12 @@ import { Overloaded, QueryTimeout } from '../../query/errors.ts';
 
 export type Lane = 'heavy' | 'light';
 
+const closingError = () => new Overloaded([{ title: 'Service Unavailable', detail: 'the server is closing; retry in a moment' }]);
+
 interface Waiter {
   lane: Lane;
   give(c: DuckDBConnection): void;
+  refuse(e: Error): void;
 }
 
 export interface PoolOptions {
@@ -27,6 +30,7 @@ export class ConnectionPool {
   private readonly waiting: Waiter[] = [];
   private readonly all: DuckDBConnection[] = [];
   private readonly heavyHolders = new Set<DuckDBConnection>();
+  private closing = false;
 
   private constructor(private readonly options: PoolOptions) {}
 
@@ -60,6 +64,7 @@ export class ConnectionPool {
 
   /** A free connection of the lane; past the time limit a 504, past the waiting limit a 503 at once. */
   acquire(lane: Lane): Promise<DuckDBConnection> {
+    if (this.closing) return Promise.reject(closingError());
     // Waiters of the other lane cannot take what this one may: they are no queue to wait behind.
     const ahead = this.waiting.filter((w) => w.lane === lane).length;
     if (ahead === 0 && this.canTake(lane)) return Promise.resolve(this.take(lane));
@@ -72,6 +77,10 @@ export class ConnectionPool {
         give: (c) => {
           clearTimeout(timer);
           resolve(c);
+        },
+        refuse: (e) => {
+          clearTimeout(timer);
+          reject(e);
         },
       };
       const timer =
@@ -88,6 +97,7 @@ export class ConnectionPool {
   release(c: DuckDBConnection): void {
     this.heavyHolders.delete(c);
     this.idle.push(c);
+    if (this.closing) return;
     // First come first served, within what each lane may take.
     for (let i = 0; i < this.waiting.length && this.idle.length > 0; ) {
       const waiter = this.waiting[i]!;
@@ -134,7 +144,20 @@ export class ConnectionPool {
     return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.options.timeoutMs} ms; narrow the filters or raise --query-timeout` }]);
   }
 
-  close(): void {
-    for (const c of this.all) c.closeSync();
+  /**
+   * Closes every connection once no query runs on it. Closing a connection while its query runs
+   * deadlocks DuckDB (the query, ending, destroys the connection's context while holding its lock),
+   * and the process then cannot exit: its thread never returns. So running queries are interrupted
+   * and their connections closed as they are given back; one still held after `graceMs` is left
+   * open, and so is the instance (the caller learns it from the result).
+   */
+  async close(graceMs = 5_000): Promise<boolean> {
+    this.closing = true;
+    for (const w of this.waiting.splice(0)) w.refuse(closingError());
+    for (const c of this.all) if (!this.idle.includes(c)) c.interrupt();
+    const deadline = Date.now() + graceMs;
+    while (this.idle.length < this.all.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const c of this.idle) c.closeSync();
+    return this.idle.length === this.all.length;
   }
 }

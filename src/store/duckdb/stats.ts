@@ -8,6 +8,7 @@ import type { EventQuery } from '../../query/types.ts';
 import type { EventStats } from '../store.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
 import { vesselTableAnswers } from './vessel-table.ts';
+import { readRows } from './prepared.ts';
 
 const TRUNC: Record<TimeseriesInterval, string> = { HOUR: 'hour', DAY: 'day', MONTH: 'month', YEAR: 'year' };
 const COLUMN_OF = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column]));
@@ -38,14 +39,14 @@ export async function computeStats(c: DuckDBConnection, query: EventQuery, optio
     // cost 236 ms over 5M rows, the cast and the regrouping 91 ms.
     const inner = options.interval === 'HOUR' ? `date_trunc('hour', start_ts)` : 'start_ts::DATE';
     const outer = options.interval === 'HOUR' || options.interval === 'DAY' ? 'b' : `date_trunc('${TRUNC[options.interval]}', b)`;
-    const rows = (await c.runAndReadAll(
+    const rows = await readRows(c,
       `SELECT strftime(bucket, '%Y-%m-%dT%H:%M:%S.000Z'), n FROM (
          SELECT ${outer} AS bucket, sum(n)::DOUBLE AS n FROM (
            SELECT ${inner} AS b, count(*) AS n FROM events WHERE ${where.sql} GROUP BY b)
          GROUP BY bucket)
        ORDER BY bucket`,
       where.params,
-    )).getRowsJS();
+    );
     stats.timeseries = rows.map(([date, value]) => ({ date: date as string, value: value as number }));
   }
   if (options.includes.has('EVENTS_GROUPED') && options.groupBy === 'FLAG') {
@@ -57,19 +58,19 @@ export async function computeStats(c: DuckDBConnection, query: EventQuery, optio
     const rowsOf = `FROM ${source.from} WHERE ${where.sql} AND ${source.name} IS NOT NULL`;
     if (options.groupBy === 'NEXT_PORT_ID') {
       // Next ports carry the port's name and country; the ports table has the canonical ones.
-      const rows = (await c.runAndReadAll(
+      const rows = await readRows(c,
         `SELECT g.name, coalesce(p.name, g.label), coalesce(p.flag, g.flag), g.value FROM (
            SELECT next_port.id AS name, any_value(next_port.name) AS label, any_value(next_port.flag) AS flag, count(*)::DOUBLE AS value
              ${rowsOf} GROUP BY 1) g
          LEFT JOIN ports p ON p.id = g.name ORDER BY g.value DESC, g.name`,
         where.params,
-      )).getRowsJS();
+      );
       stats.groups = rows.map(([name, label, flag, value]) => ({ name: name as string, label: label as string | null, flag: flag as string | null, value: value as number }));
     } else {
-      const rows = (await c.runAndReadAll(
+      const rows = await readRows(c,
         `SELECT ${source.name} AS name, count(*)::DOUBLE AS value ${rowsOf} GROUP BY 1 ORDER BY value DESC, name`,
         where.params,
-      )).getRowsJS();
+      );
       stats.groups = rows.map(([name, value]) => ({ name: name as string, value: value as number }));
     }
   }
@@ -85,12 +86,12 @@ interface FlagCount {
 
 /** Entries per flag (null: no flag), by count descending and then name, as groups are ordered. */
 async function countsByFlag(c: DuckDBConnection, where: CompiledSql): Promise<FlagCount[]> {
-  const rows = (await c.runAndReadAll(
+  const rows = await readRows(c,
     `SELECT vessel_flag, n, row_number() OVER (ORDER BY vessel_flag)::DOUBLE FROM (
        SELECT vessel_flag, count(*)::DOUBLE AS n FROM events WHERE ${where.sql} GROUP BY 1)
      ORDER BY n DESC, vessel_flag`,
     where.params,
-  )).getRowsJS();
+  );
   return rows.map(([name, value, nameRank]) => ({ name: name as string | null, value: value as number, nameRank: nameRank as number }));
 }
 
@@ -103,5 +104,5 @@ async function countVessels(c: DuckDBConnection, query: EventQuery, where: Compi
   const sql = vesselTableAnswers(query)
     ? `SELECT count(DISTINCT vessel_key)::DOUBLE FROM vessel_events WHERE ${where.sql}`
     : `SELECT count(DISTINCT hash(vessel_id))::DOUBLE FROM events WHERE ${where.sql}`;
-  return (await c.runAndReadAll(sql, where.params)).getRowsJS()[0]![0] as number;
+  return (await readRows(c, sql, where.params))[0]![0] as number;
 }

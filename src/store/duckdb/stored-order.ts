@@ -6,6 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import { compileRows } from './compile.ts';
+import { readRows } from './prepared.ts';
 import { nextTurn, textChunks } from './slices.ts';
 
 /** Whether storage order answers the query: one dataset version, sorted by start. */
@@ -29,8 +30,7 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   if (end <= start) return nothing();
   const rows = compileRows(query);
   const n = rows.params.length;
-  const rowIds = (await c.runAndReadAll(`SELECT rowid ${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...rows.params, end - start, start]))
-    .getRowsJS().map((r) => r[0] as bigint);
+  const rowIds = (await readRows(c, `SELECT rowid ${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...rows.params, end - start, start])).map((r) => r[0] as bigint);
   if (rowIds.length === 0) return nothing();
   const between = `SELECT entry ${rows.sql} AND rowid BETWEEN $${n + 1} AND $${n + 2}`;
   if (!descending) return textChunks(await c.stream(between, [...rows.params, rowIds[0]!, rowIds[rowIds.length - 1]!]));
@@ -38,7 +38,7 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
     for (let upper = rowIds.length; upper > 0; upper -= BACKWARD_BATCH) {
       if (upper < rowIds.length) await nextTurn();
       const lower = Math.max(0, upper - BACKWARD_BATCH);
-      const batch = (await c.runAndReadAll(between, [...rows.params, rowIds[lower]!, rowIds[upper - 1]!])).getRowsJS();
+      const batch = await readRows(c, between, [...rows.params, rowIds[lower]!, rowIds[upper - 1]!]);
       yield batch.map((r) => r[0] as string).reverse();
     }
   })();
