@@ -139,6 +139,16 @@ describe('errors, in the GFW shape with exact bodies', () => {
     assert.deepEqual((res.json() as { messages: { title: string }[] }).messages.map((m) => m.title).sort(), ['flags-operator', 'limit', 'offset', 'types']);
   });
 
+  test('a request reaching a store that is closing is a 503 with Retry-After, not a 500', async () => {
+    const closing = await startTestApp({ fixture });
+    await closing.store.close();
+    const res = await closing.app.inject({ url: LIST, headers: closing.auth });
+    await closing.app.close();
+    assert.equal(res.statusCode, 503);
+    assert.ok(Number(res.headers['retry-after']) >= 1);
+    assert.match((res.json() as { messages: { detail: string }[] }).messages[0]!.detail, /closing/);
+  });
+
   test('an unexpected failure is a 500 carrying only the request id', async () => {
     const broken = await startTestApp({ fixture });
     // A fault the service did not foresee (a programming error in the store), not an engine state it
