@@ -109,6 +109,26 @@ test(`${QUERIES} random polygons and buffers agree with turf point-in-polygon (A
   assert.ok(nonEmpty > QUERIES * 0.3, `only ${nonEmpty} of ${QUERIES} polygons held any event`);
 });
 
+test('a FeatureCollection of many polygons (past 16 they are joined, not OR terms), overlapping and with holes, agrees with turf', async () => {
+  const r = new Random(SEED + 2);
+  let nonEmpty = 0;
+  for (let i = 0; i < 12; i++) {
+    const polygons: Poly[] = [];
+    for (let k = r.int(17, 90); k > 0; k--) {
+      const g = r.pick(GROUNDS);
+      const [cx, cy, radius] = [g.lon + r.between(-g.spread, g.spread), g.lat + r.between(-g.spread, g.spread), r.between(0.2, g.spread)];
+      polygons.push(r.chance(0.2) ? [regular(cx, cy, radius, 10), regular(cx, cy, radius * 0.5, 8).reverse()] : [regular(cx, cy, radius, r.int(3, 12), () => 1, r.next())]);
+    }
+    const geometry = { type: 'FeatureCollection', features: polygons.map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates } })) };
+    const got = await ids({ geometry });
+    const expected = fixture.records.filter((rec) => polygons.some((p) => inside([p], rec))).map((rec) => rec.id).sort();
+    assert.equal(got.total, expected.length, `collection ${i} of ${polygons.length} polygons`);
+    assert.deepEqual(got.ids, expected, `collection ${i} of ${polygons.length} polygons`);
+    if (expected.length) nonEmpty++;
+  }
+  assert.ok(nonEmpty >= 6, `only ${nonEmpty} of 12 collections held any event`);
+});
+
 test('a polygon across the antimeridian: one ring past 180, or split at 180 (RFC 7946), mean the same area', async () => {
   const ring: Ring = [[170, -4], [190, -4], [190, 6], [170, 6], [170, -4]];
   const split = { type: 'MultiPolygon', coordinates: [[[[170, -4], [180, -4], [180, 6], [170, 6], [170, -4]]], [[[-180, -4], [-170, -4], [-170, 6], [-180, 6], [-180, -4]]]] };
