@@ -14,7 +14,7 @@ import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
 import { inStoredOrder, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
-import { readRows } from './prepared.ts';
+import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
 import { REGION_DATASETS } from '../../query/regions.ts';

@@ -6,7 +6,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import { compileRows } from './compile.ts';
-import { readRows } from './prepared.ts';
+import { readRows } from './read-rows.ts';
 import { nextTurn, textChunks } from './slices.ts';
 
 /** Whether storage order answers the query: one dataset version, sorted by start. */
