@@ -4,7 +4,7 @@
 import { createReadStream } from 'node:fs';
 import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { EventKind } from '../query/kinds.ts';
+import type { EventKind } from '../domain/kinds.ts';
 import { DuckDbWriter, type PublishResult } from '../store/duckdb/writer.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from '../store/duckdb/load-lock.ts';
 

@@ -2,7 +2,7 @@
 // geometries. Files are small; each is parsed and checked here, and a bad item names its place.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { isRegionDataset, REGION_DATASETS } from '../query/regions.ts';
+import { isRegionDataset, REGION_DATASETS } from '../domain/regions.ts';
 
 export class ReferenceDataError extends Error {}
 

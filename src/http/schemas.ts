@@ -1,8 +1,8 @@
 // Response schemas: they document the responses in /openapi.json. Responses themselves are built by
 // src/shape (key order and wire format matter to the official clients), not by a schema serialiser.
 import { Type, type TSchema } from '@sinclair/typebox';
-import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarType } from '../data/event-info.ts';
-import { EVENT_KINDS, type EventKind } from '../query/kinds.ts';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarType } from '../domain/event-info.ts';
+import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 
 export const ErrorSchema = Type.Object(
   {

@@ -7,7 +7,7 @@ import { forPointTests, GeometryError, GeometryTooLarge, parseGeometry, type Pol
 import type { DatasetCatalog } from './datasets.ts';
 import { InvalidParameters, NotFound, Overloaded, PayloadTooLarge, type ProblemCollector } from './errors.ts';
 import type { Spelling } from './normalize.ts';
-import { REGION_DATASETS } from './regions.ts';
+import { REGION_DATASETS } from '../domain/regions.ts';
 import type { EventFilters } from './schema.ts';
 import type { AreaFilter } from './types.ts';
 

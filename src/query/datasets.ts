@@ -1,7 +1,7 @@
 // Dataset references: `id:version` as clients write them, resolved against the loaded catalog
 // (decisions section 3). Access checks happen on the parsed reference, before resolution, so a
 // token that may not read a dataset learns nothing about which versions exist.
-import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from './kinds.ts';
+import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import { NotFound, type ProblemCollector } from './errors.ts';
 import type { Polygon } from '../geo/geojson.ts';
 

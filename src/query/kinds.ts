@@ -1,34 +1,4 @@
-// Event kinds and the public dataset ids that hold them (interface section 1, decisions section 3).
-
-export const EVENT_KINDS = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'] as const;
-export type EventKind = (typeof EVENT_KINDS)[number];
-
-/** Canonical dataset id per kind: the id stored in the catalog and shown in `x-datasets`. */
-export const DATASET_ID_BY_KIND: Record<EventKind, string> = {
-  fishing: 'public-global-fishing-events',
-  encounter: 'public-global-encounters-events',
-  loitering: 'public-global-loitering-events',
-  port_visit: 'public-global-port-visits-events',
-  gap: 'public-global-gaps-events',
-};
-
-/**
- * Every dataset id a client may send, mapped to its kind. Both encounter spellings appear in the
- * interface; gfwr sends the `-c2-` port-visit id.
- */
-export const KIND_BY_DATASET_ID: Readonly<Record<string, EventKind>> = {
-  'public-global-fishing-events': 'fishing',
-  'public-global-encounters-events': 'encounter',
-  'public-global-encounter-events': 'encounter',
-  'public-global-loitering-events': 'loitering',
-  'public-global-port-visits-events': 'port_visit',
-  'public-global-port-visits-c2-events': 'port_visit',
-  'public-global-gaps-events': 'gap',
-};
-
-export function isEventKind(value: string): value is EventKind {
-  return (EVENT_KINDS as readonly string[]).includes(value);
-}
+// The values of the query's enumerated parameters (interface section 4, decisions section 3).
 
 /** Values of the `types` filter (interface 4.1). GAP_START selects gaps still open. */
 export const EVENT_TYPE_FILTER_VALUES = ['ENCOUNTER', 'FISHING', 'LOITERING', 'GAP_START', 'GAP', 'PORT_VISIT'] as const;

@@ -2,7 +2,7 @@
 // its schema (types, enums, ranges); output is the EventQuery the store compiles. Cross-field
 // rules, defaults, access and dataset resolution live here and nowhere else.
 import { ProblemCollector, Forbidden, InvalidParameters, NotFound } from './errors.ts';
-import { isEntryPath } from '../shape/paths.ts';
+import { isEntryPath } from '../domain/entry-paths.ts';
 import { normalizeArea, type Buffering } from './area.ts';
 import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
 import { parseDateParam } from './dates.ts';

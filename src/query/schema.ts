@@ -3,7 +3,7 @@
 // are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import { BUFFER_LIMITS, BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
-import { REGION_DATASETS } from './regions.ts';
+import { REGION_DATASETS } from '../domain/regions.ts';
 import { ENCOUNTER_TYPES, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { InvalidParameters } from './errors.ts';
 import type { Spelling } from './normalize.ts';
 import { BODY_ONLY_FILTERS, EventFiltersSchema } from './schema.ts';
-import type { RegionMember } from '../data/record.ts';
+import type { RegionMember } from '../domain/regions.ts';
 
 export const TIMESERIES_INTERVALS = ['HOUR', 'DAY', 'MONTH', 'YEAR'] as const;
 export const STATS_INCLUDES = ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] as const;

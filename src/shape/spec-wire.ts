@@ -2,8 +2,8 @@
 // the interface's types where `gfw` writes the live service's strings. An open event's end is null,
 // an authorization true or false (or its text, "pending"), and the numbers `gfw` writes as decimal
 // strings are numbers again (JS's String() and Number() round-trip every finite double).
-import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../data/event-info.ts';
-import type { EventKind } from '../query/kinds.ts';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../domain/event-info.ts';
+import type { EventKind } from '../domain/kinds.ts';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // The narrow store interface every engine implements (DuckDB now; PostgreSQL later as one more
 // folder). Everything a filter means is compiled by the engine's filter compiler from EventQuery.
-import type { EventRecord } from '../data/record.ts';
+import type { EventRecord } from '../domain/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';

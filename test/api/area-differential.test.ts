@@ -11,7 +11,7 @@ import { featureCollection, multiPolygon, point, type Units } from '@turf/helper
 import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
 import { Random } from '../../src/data/demo/random.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { caseCount, seedOf } from '../helpers/size.ts';
 

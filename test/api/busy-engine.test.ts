@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import autocannon from 'autocannon';
 import { get } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { DATASET_ID_BY_KIND } from '../../src/query/kinds.ts';
+import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 const ALL = Object.values(DATASET_ID_BY_KIND).map((d) => `${d}:latest`).join(',');

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import AjvModule, { type ValidateFunction } from 'ajv';
 import { ErrorSchema } from '../../src/http/schemas.ts';
-import { DATASET_ID_BY_KIND, EVENT_KINDS } from '../../src/query/kinds.ts';
+import { DATASET_ID_BY_KIND, EVENT_KINDS } from '../../src/domain/kinds.ts';
 import { GROUP_BY } from '../../src/query/stats.ts';
 import { WIRE_FORMATS } from '../../src/shape/wire.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import { GROUP_BY, GROUP_REGION_MEMBER, type GroupBy } from '../../src/query/stats.ts';
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';

@@ -2,8 +2,9 @@
 // independent oracle for the entries the loader writes in SQL (src/store/duckdb/entry-sql.ts).
 // Key order `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the
 // kind block last (gfwr reads the last key as the kind block).
-import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../../src/data/event-info.ts';
-import { DISTANCE_FIELDS, REGION_MEMBERS, type EventRecord, type StoredVessel } from '../../src/data/record.ts';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../../src/domain/event-info.ts';
+import { DISTANCE_FIELDS, type EventRecord, type StoredVessel } from '../../src/domain/record.ts';
+import { REGION_MEMBERS } from '../../src/domain/regions.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
 import type { Entry } from '../../src/shape/shaping.ts';
 

@@ -9,7 +9,7 @@ import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { editDatabase, loadRows } from '../../src/data/load.ts';
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
 import { ReloadingStore } from '../../src/store/duckdb/reloading-store.ts';

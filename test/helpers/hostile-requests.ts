@@ -6,7 +6,7 @@
 // every answer must be, whatever was asked.
 import { Random } from '../../src/data/demo/random.ts';
 import { BUFFER_UNITS } from '../../src/geo/buffer.ts';
-import { DATASET_ID_BY_KIND } from '../../src/query/kinds.ts';
+import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
 
 export interface HostileRequest {
   method: 'GET' | 'POST' | 'OPTIONS' | 'DELETE' | 'PUT' | 'HEAD';

@@ -1,6 +1,6 @@
 // A reference implementation of the filter semantics (decisions section 4) in plain TypeScript over
 // the loaded records, written for the tests only and independently of the SQL path.
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import type { EventQuery, ListQuery } from '../../src/query/types.ts';
 
 const KIND_OF: Record<string, string> = { FISHING: 'fishing', ENCOUNTER: 'encounter', LOITERING: 'loitering', PORT_VISIT: 'port_visit', GAP: 'gap' };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Land } from '../../src/data/demo/land.ts';
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 
 const MIDS: Record<string, string[]> = { CHN: ['412', '413', '414'], TWN: ['416'], JPN: ['431', '432'], KOR: ['440', '441'], ESP: ['224', '225'], RUS: ['273'], USA: ['338', '366', '367'] };

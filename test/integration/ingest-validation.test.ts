@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { EVENT_KINDS } from '../../src/query/kinds.ts';
+import { EVENT_KINDS } from '../../src/domain/kinds.ts';
 import { compileIngest, RAW_COLUMNS } from '../../src/store/duckdb/ingest.ts';
 
 const samples = [...generateDemoRows({ events: 300, seed: 11 })];

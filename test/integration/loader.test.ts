@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadFiles, loadRows } from '../../src/data/load.ts';
-import type { EventRecord } from '../../src/data/record.ts';
+import type { EventRecord } from '../../src/domain/record.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
 import { toPublishedRow } from '../../src/shape/raw.ts';
 import { InvalidRows, LoadRefused } from '../../src/store/duckdb/writer.ts';

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { selectColumns, toRecord } from '../../src/store/duckdb/columns.ts';
 import { entryShaper } from '../../src/shape/shaping.ts';
-import { EVENT_KINDS } from '../../src/query/kinds.ts';
+import { EVENT_KINDS } from '../../src/domain/kinds.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
 import { SMALL_EVENTS } from '../fixtures/small-events.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';

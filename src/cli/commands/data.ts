@@ -5,7 +5,7 @@ import { integerOption, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
 import { cleanStaleWork, defaultVersionTag, editDatabase, migrateDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
 import { parseDateParam } from '../../query/dates.ts';
-import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../query/kinds.ts';
+import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
 import { readVersions } from '../../store/duckdb/versions.ts';
 import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';

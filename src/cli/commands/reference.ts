@@ -5,7 +5,7 @@ import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
 import { option } from '../../config.ts';
 import { editDatabase } from '../../data/load.ts';
 import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
-import { REGION_DATASETS } from '../../query/regions.ts';
+import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
 import { waitingNotice } from '../progress.ts';

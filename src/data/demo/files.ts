@@ -5,8 +5,8 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
-import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
-import { REGION_MEMBERS } from '../record.ts';
+import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { DemoOptions } from './generate.ts';
 import { GeneratorThread } from './generator-thread.ts';
 

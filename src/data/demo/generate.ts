@@ -1,7 +1,7 @@
 // The demo data generator: published-events rows (decisions section 9) for all five kinds, every
 // field filled, identical for a seed. The rows go through the same loader as real data.
 import { hash } from 'node:crypto';
-import type { EventKind } from '../../query/kinds.ts';
+import type { EventKind } from '../../domain/kinds.ts';
 import { distanceKm, Geography, haversine, haversineKm, type Port } from './geography.ts';
 import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { Random } from './random.ts';

@@ -4,7 +4,7 @@
 // demoRows(): one generator, in one thread, for a seed.
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startWorker } from '../../workers/start.ts';
-import type { EventKind } from '../../query/kinds.ts';
+import type { EventKind } from '../../domain/kinds.ts';
 import type { DemoReferenceData, DemoOptions, RowForm } from './generate.ts';
 
 export interface GeneratorRequest {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { Regions } from '../record.ts';
+import type { Regions } from '../../domain/regions.ts';
 import { Land } from './land.ts';
 import { LatitudeBands, type Edge } from '../../geo/bands.ts';
 

@@ -1,7 +1,8 @@
 // The field registry of the read side: the SELECT list and the row -> EventRecord mapping, in one
 // place. Values arrive as JS values (structs as objects, lists as arrays).
-import { DISTANCE_FIELDS, REGION_MEMBERS, type EventRecord, type StoredVessel } from '../../data/record.ts';
-import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
+import { DISTANCE_FIELDS, type EventRecord, type StoredVessel } from '../../domain/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 
 /** Timestamps leave the engine as epoch milliseconds: cheap to convert and exact to the ms. */
 const COMMON_COLUMNS = [

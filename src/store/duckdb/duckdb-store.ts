@@ -2,7 +2,7 @@
 // loader (src/store/duckdb/writer.ts) is the only writer.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
-import type { EventRecord } from '../../data/record.ts';
+import type { EventRecord } from '../../domain/record.ts';
 import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EventStats, EventStore, PageStream } from '../store.ts';
@@ -17,7 +17,7 @@ import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
 import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
-import { REGION_DATASETS } from '../../query/regions.ts';
+import { REGION_DATASETS } from '../../domain/regions.ts';
 
 export interface DuckDbStoreOptions {
   path: string;

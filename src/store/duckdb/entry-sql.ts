@@ -8,9 +8,10 @@
 // Numbers are spelt as JS spells them, so a stored entry is byte for byte what JSON.stringify wrote
 // before entries were stored: DuckDB's JSON writer would write 20 as `20.0`. A value JSON cannot
 // hold (a loaded "Infinity") is null, as JSON.stringify writes it; the loader refuses them anyway.
-import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarField } from '../../data/event-info.ts';
-import { DISTANCE_FIELDS, REGION_MEMBERS } from '../../data/record.ts';
-import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField, type ScalarField } from '../../domain/event-info.ts';
+import { DISTANCE_FIELDS } from '../../domain/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 
 /**
  * A DOUBLE as JS's String() spells it (VARCHAR; NULL when not finite). DuckDB's JSON writer agrees

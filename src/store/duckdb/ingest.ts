@@ -2,9 +2,10 @@
 // JSON document per row (file_no, file, line, doc); one generated query validates each row (the
 // first failing check becomes its `problem`, naming the field) and builds the typed event
 // columns. The checks and the typed kind blocks come from the layout declarations.
-import { EVENT_INFO_FIELDS } from '../../data/event-info.ts';
-import { DISTANCE_FIELDS, REGION_MEMBERS } from '../../data/record.ts';
-import { EVENT_KINDS, type EventKind } from '../../query/kinds.ts';
+import { EVENT_INFO_FIELDS } from '../../domain/event-info.ts';
+import { DISTANCE_FIELDS } from '../../domain/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 import { fieldPaths, infoChecks, structFromJson, VESSEL_LIST_JSON_SHAPE, type Check, type JsonAccess } from './layout-sql.ts';
 
 /** Columns every staged source provides: one JSON document per row and where it came from. */

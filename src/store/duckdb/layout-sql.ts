@@ -1,7 +1,7 @@
 // SQL generated from the layout declarations (src/data/event-info.ts): the column types of the
 // typed kind blocks, the expressions that build them from a row's JSON, and the checks that name
 // a bad field. Only declared constants become SQL text here; row values are data, never SQL.
-import { isObjectField, NEXT_PORT_FIELDS, PUBLIC_AUTHORIZATION_FIELDS, type InfoField, type ScalarField } from '../../data/event-info.ts';
+import { isObjectField, NEXT_PORT_FIELDS, PUBLIC_AUTHORIZATION_FIELDS, type InfoField, type ScalarField } from '../../domain/event-info.ts';
 
 const SQL_TYPE: Record<ScalarField['type'], string> = { number: 'DOUBLE', integer: 'INTEGER', string: 'VARCHAR', boolean: 'BOOLEAN' };
 const WORDS: Record<ScalarField['type'], string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false' };

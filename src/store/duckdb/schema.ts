@@ -5,9 +5,9 @@
 // typed columns and struct fields; each kind's event_info is a typed STRUCT. Each row also holds
 // its entry as the client receives it in the `gfw` wire format (src/store/duckdb/entry-sql.ts): a
 // page is a concatenation of stored texts.
-import { EVENT_INFO_FIELDS } from '../../data/event-info.ts';
-import { REGION_MEMBERS } from '../../data/record.ts';
-import { EVENT_KINDS } from '../../query/kinds.ts';
+import { EVENT_INFO_FIELDS } from '../../domain/event-info.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
 import { CREATE_VESSEL_TABLE } from './vessel-table.ts';
 

@@ -2,7 +2,7 @@
 // in UTC, and groups. Distinct vessels are counted on 64-bit hashes of their ids (compact keys;
 // a collision among millions of ids is vanishingly unlikely).
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { REGION_MEMBERS } from '../../data/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { GROUP_REGION_MEMBER, type GroupBy, type StatsOptionsNormalized, type TimeseriesInterval } from '../../query/stats.ts';
 import type { EventQuery } from '../../query/types.ts';
 import type { EventStats } from '../store.ts';

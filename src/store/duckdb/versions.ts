@@ -1,7 +1,7 @@
 // Reading the catalog: loaded dataset versions, vessel group ids, region ids and geometries.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import type { EventKind } from '../../query/kinds.ts';
+import type { EventKind } from '../../domain/kinds.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.

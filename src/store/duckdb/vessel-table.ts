@@ -6,6 +6,7 @@
 // loader copies them from events (src/store/duckdb/writer.ts).
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
+import { fieldsRead, planFilters, type Field } from '../../query/plan.ts';
 
 export const CREATE_VESSEL_TABLE = `CREATE TABLE IF NOT EXISTS vessel_events (
   vessel_key UBIGINT NOT NULL, version_id USMALLINT NOT NULL, vessel_id VARCHAR NOT NULL, id VARCHAR NOT NULL,
@@ -19,16 +20,18 @@ export function vesselKey(vesselId: string): bigint {
   return createHash('md5').update(vesselId, 'utf8').digest().readBigUInt64LE(0);
 }
 
-/**
- * The members of a query vessel_events can answer: the filters on its columns (dataset versions,
- * vessels, ids, types and open gaps on kind and end, durations and the time window) and paging.
- * A query with anything else (a new filter too) reads the events table.
- */
-const ANSWERED: ReadonlySet<string> = new Set(['datasets', 'vesselIds', 'eventIds', 'types', 'gapClosed', 'duration', 'time', 'sort', 'limit', 'offset', 'shape']);
+/** The fields vessel_events has columns for (src/store/duckdb/render-plan.ts names them). */
+const VESSEL_TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'vessel', 'id', 'kind', 'start', 'end']);
 
-/** Whether every filter of the query is on vessel_events' columns (so it can count the query's vessels). */
+/**
+ * Whether every condition of the query's plan reads only fields vessel_events has (dataset
+ * versions, vessels, ids, kinds, start and end: types, open gaps, durations, the time window), so
+ * it can answer the query or count its vessels. Anything else (regions, positions, a new filter)
+ * reads the events table.
+ */
 export function vesselTableAnswers(query: EventQuery): boolean {
-  return Object.entries(query).every(([key, value]) => value === undefined || ANSWERED.has(key));
+  const { fields, other } = fieldsRead(planFilters(query));
+  return other.size === 0 && [...fields].every((f) => VESSEL_TABLE_FIELDS.has(f));
 }
 
 /** Whether a query is a vessel's history: vessels named, every filter answered by vessel_events. */

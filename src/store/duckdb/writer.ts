@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { totalmem } from 'node:os';
-import { DATASET_ID_BY_KIND, type EventKind } from '../../query/kinds.ts';
+import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
@@ -20,7 +20,7 @@ import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
-import { REGION_MEMBERS } from '../../data/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
 
 export interface PublishedVersion {
   kind: EventKind;

@@ -4,7 +4,7 @@
 // and how the `gfw` wire format writes it. The loader's SQL (validation, typed storage columns)
 // and the shaper's kind blocks are both generated from these declarations, so the layout is
 // written exactly once.
-import type { EventKind } from '../query/kinds.ts';
+import type { EventKind } from './kinds.ts';
 
 export type ScalarType = 'number' | 'integer' | 'string' | 'boolean';
 

@@ -1,21 +1,7 @@
 // The stored form of one entry: typed columns for everything a filter, sort or response needs,
 // plus the source `event_info` and `event_vessels` strings exactly as loaded.
-import type { EventKind } from '../query/kinds.ts';
-
-/** `regions` members (interface 2.2), their published-row keys and their column names. */
-export const REGION_MEMBERS = [
-  { member: 'eez', source: 'eez', column: 'eez' },
-  { member: 'eez12Nm', source: 'eez12nm', column: 'eez12nm' },
-  { member: 'fao', source: 'fao', column: 'fao' },
-  { member: 'majorFao', source: 'major_fao', column: 'major_fao' },
-  { member: 'highSeas', source: 'high_seas', column: 'high_seas' },
-  { member: 'mpa', source: 'mpa', column: 'mpa' },
-  { member: 'mpaNoTake', source: 'mpa_no_take', column: 'mpa_no_take' },
-  { member: 'mpaNoTakePartial', source: 'mpa_no_take_partial', column: 'mpa_no_take_partial' },
-  { member: 'rfmo', source: 'rfmo', column: 'rfmo' },
-] as const;
-export type RegionMember = (typeof REGION_MEMBERS)[number]['member'];
-export type Regions = Record<RegionMember, string[]>;
+import type { EventKind } from './kinds.ts';
+import type { Regions } from './regions.ts';
 
 /** `distances` members (interface 2.3), which are also the published-row keys in snake_case. */
 export const DISTANCE_FIELDS = [
