@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Random } from '../src/data/demo/random.ts';
-import { DATASET_ID_BY_KIND } from '../src/query/kinds.ts';
+import { DATASET_ID_BY_KIND } from '../src/domain/kinds.ts';
 import { demoDatabase, log, rssMiB, startServer } from './server.ts';
 
 const { values: args } = parseArgs({ options: {
