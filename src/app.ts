@@ -37,7 +37,10 @@ export interface AppOptions {
 export const API_PREFIXES = ['/v3', '/api/v3'];
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+/** The service as the process entry holds it (the framework's type stays behind src/http and this file). */
+export type App = FastifyInstance;
+
+export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimitBytes,

@@ -1,13 +1,11 @@
 // demo, generate, load and versions: the commands that make or change event data.
-import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
 import { integerOption, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
 import { cleanStaleWork, defaultVersionTag, editDatabase, migrateDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../domain/kinds.ts';
-import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
-import { readVersions } from '../../store/duckdb/versions.ts';
+import { listVersions } from '../../store/duckdb/inspect.ts';
 import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';
 import { SCHEMA_VERSION } from '../../store/duckdb/schema.ts';
 import { UsageError, type Flags } from '../args.ts';
@@ -103,11 +101,7 @@ export const versionsCommand: Command = {
     const dbPath = option('db', flags);
     if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
     if (action === 'list') {
-      const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
-      const c = await instance.connect();
-      for (const v of await readVersions(c)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
-      c.closeSync();
-      instance.closeSync();
+      for (const v of await listVersions(dbPath)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
     } else if (action === 'drop') {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];

@@ -1,7 +1,6 @@
 // groups, ports and regions: reference data loaded beside the events.
-import { DuckDBInstance } from '@duckdb/node-api';
 import { existsSync } from 'node:fs';
-import { OFFLINE_SETTINGS } from '../../store/duckdb/duckdb-store.ts';
+import { listRegions } from '../../store/duckdb/inspect.ts';
 import { option } from '../../config.ts';
 import { editDatabase } from '../../data/load.ts';
 import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
@@ -44,7 +43,7 @@ export const regionsCommand: Command = {
   summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones; or list region ids and names. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
   options: ['db', 'dataset', 'name'],
   async run(flags, [action, ...rest]) {
-    if (action === 'list') return listRegions(option('db', flags), option('dataset', flags), option('name', flags));
+    if (action === 'list') return printRegions(option('db', flags), option('dataset', flags), option('name', flags));
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
@@ -54,24 +53,8 @@ export const regionsCommand: Command = {
 };
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
-async function listRegions(dbPath: string, dataset: string, name: string): Promise<void> {
+async function printRegions(dbPath: string, dataset: string, name: string): Promise<void> {
   if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
   if (dataset && !Object.hasOwn(REGION_DATASETS, dataset)) throw new UsageError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
-  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
-  const c = await instance.connect();
-  try {
-    const members = Object.entries(REGION_DATASETS).map(([d, m]) => `('${d}', '${m}')`).join(', ');
-    const rows = (await c.runAndReadAll(
-      `WITH datasets(dataset, member) AS (VALUES ${members})
-       SELECT coalesce(g.dataset, d.dataset) AS dataset, coalesce(g.id, r.id) AS id, g.name
-         FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
-        WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
-        ORDER BY 1, 3 NULLS LAST, 2`,
-      [dataset, name],
-    )).getRowsJS() as [string, string, string | null][];
-    for (const [d, id, n] of rows) console.log(`${d}\t${id}\t${n ?? '(no geometry loaded)'}`);
-  } finally {
-    c.closeSync();
-    instance.closeSync();
-  }
+  for (const r of await listRegions(dbPath, { dataset, name })) console.log(`${r.dataset}\t${r.id}\t${r.name ?? '(no geometry loaded)'}`);
 }

@@ -1,14 +1,14 @@
 // `vessel-events generate`: the demo written as files an operator would load, in the published-
 // events layout (one file per kind), plus vessel groups, ports and region geometries. The rows are
 // made in a worker thread and NDJSON is written as they come; CSV and Parquet are converted from
-// it by DuckDB with bounded memory.
-import { DuckDBInstance } from '@duckdb/node-api';
+// it by the embedded engine with bounded memory.
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { DemoOptions } from './generate.ts';
 import { GeneratorThread } from './generator-thread.ts';
+import { convertNdjson } from '../../store/duckdb/convert-files.ts';
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -68,23 +68,14 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   return { files, rows };
 }
 
+// One kind at a time, each NDJSON file removed once converted: the disk holds one copy at most.
 async function convert(options: GenerateOptions, ndjson: (k: EventKind) => string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(':memory:', { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' });
-  const c = await instance.connect();
-  await c.run(`SET TimeZone = 'UTC'`);
-  const columns = `{${Object.entries(PUBLISHED_COLUMNS).map(([k, t]) => `'${k}': '${t}'`).join(', ')}}`;
-  const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
   const files: string[] = [];
   for (const kind of EVENT_KINDS) {
     const target = join(options.out, `${kind}.${options.format}`);
-    const source = `read_json(${quote(ndjson(kind))}, format = 'newline_delimited', columns = ${columns})`;
-    // CSV has no nested values: the regions become a JSON string, as in a BigQuery CSV export.
-    const select = options.format === 'csv' ? `SELECT * REPLACE (to_json(regions_mean_position)::VARCHAR AS regions_mean_position) FROM ${source}` : `SELECT * FROM ${source}`;
-    await c.run(`COPY (${select}) TO ${quote(target)} (FORMAT ${options.format === 'csv' ? 'csv, HEADER' : 'parquet, COMPRESSION zstd'})`);
+    await convertNdjson([{ source: ndjson(kind), target, format: options.format as 'csv' | 'parquet' }], PUBLISHED_COLUMNS, ['regions_mean_position']);
     rmSync(ndjson(kind));
     files.push(target);
   }
-  c.closeSync();
-  instance.closeSync();
   return files;
 }
