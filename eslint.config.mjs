@@ -1,0 +1,31 @@
+// The code's floors (README "Development"), checked by `npm run lint` in CI. ESLint's
+// no-restricted-imports sees every import, type-only ones too (@babel/eslint-parser keeps them).
+// dependency-cruiser was tried first: it reads TypeScript only through the `typescript` package
+// below version 7 (the project compiles with 7) or through @swc/core, whose platform packages the
+// registry mirror lacks, so `npm ci` refused the lockfile.
+import babelParser from '@babel/eslint-parser';
+
+const DRIVERS = { group: ['@duckdb/*', 'pg', 'pg-*', 'postgres'], message: 'A database driver is imported only under src/store/ (the engine seam).' };
+const FRAMEWORK = { group: ['fastify', '@fastify/*'], message: 'Only src/http/ and src/app.ts know the web framework.' };
+const OUTSIDE_DOMAIN = { group: ['../*', '../**'], message: 'src/domain/ is the event model: it imports nothing else of the project.' };
+const ABOVE_QUERY = { group: ['../data/*', '../shape/*', '../store/*', '../store/**', '../http/*', '../http/**', '../cli/*', '../cli/**', '../workers/*', '../auth/*', '../app.ts', '../config.ts'], message: 'src/query/ (normalisation and the filter plan) stands on src/domain/ and src/geo/ only.' };
+const ABOVE_STORE = { group: ['../../http/*', '../../http/**', '../../cli/*', '../../cli/**', '../../app.ts', '../http/*', '../cli/*', '../app.ts'], message: 'The store serves the layers above it and never reaches up into them.' };
+
+/** One block per floor: ESLint replaces, not merges, a rule's options where blocks overlap. */
+const floor = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
+
+export default [
+  {
+    files: ['src/**/*.ts'],
+    languageOptions: {
+      parser: babelParser,
+      parserOptions: { requireConfigFile: false, babelOptions: { babelrc: false, configFile: false, presets: [['@babel/preset-typescript', { allowDeclareFields: true }]] } },
+    },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+  },
+  floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
+  floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS]),
+  floor(['src/store/**/*.ts'], [FRAMEWORK, ABOVE_STORE]),
+  floor(['src/domain/**/*.ts'], [DRIVERS, FRAMEWORK, OUTSIDE_DOMAIN]),
+  floor(['src/query/**/*.ts'], [DRIVERS, FRAMEWORK, ABOVE_QUERY]),
+];

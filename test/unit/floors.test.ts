@@ -1,0 +1,41 @@
+// The lint rule that keeps the code's floors (eslint.config.mjs) refuses what it should, type-only
+// imports included, and lets through what each floor may import. CI runs it on src/ (npm run lint).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+
+const eslint = new ESLint({ cwd: join(import.meta.dirname, '../..') });
+
+async function refusals(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+const CASES: [string, string, boolean][] = [
+  ['src/cli/serve.ts', "import { DuckDBInstance } from '@duckdb/node-api';", false],
+  ['src/data/load.ts', "import type { DuckDBValue } from '@duckdb/node-api';", false],
+  ['src/shape/wire.ts', "import pg from 'pg';", false],
+  ['src/store/duckdb/x.ts', "import { DuckDBInstance } from '@duckdb/node-api';", true],
+  ['src/store/postgres/x.ts', "import pg from 'pg';", true],
+  ['src/cli/serve.ts', "import type { FastifyInstance } from 'fastify';", false],
+  ['src/http/routes/x.ts', "import type { FastifyInstance } from 'fastify';", true],
+  ['src/app.ts', "import cors from '@fastify/cors';", true],
+  ['src/domain/kinds.ts', "import type { EventQuery } from '../query/types.ts';", false],
+  ['src/domain/record.ts', "import type { Regions } from './regions.ts';", true],
+  ['src/query/plan.ts', "import type { Fixture } from '../data/demo/random.ts';", false],
+  ['src/query/plan.ts', "import { toEntry } from '../shape/wire.ts';", false],
+  ['src/query/plan.ts', "import { compileWhere } from '../store/duckdb/compile.ts';", false],
+  ['src/query/plan.ts', "import type { RegionMember } from '../domain/regions.ts';", true],
+  ['src/query/plan.ts', "import type { Polygon } from '../geo/geojson.ts';", true],
+  ['src/store/duckdb/x.ts', "import { buildApp } from '../../app.ts';", false],
+  ['src/store/duckdb/x.ts', "import { UsageError } from '../../cli/args.ts';", false],
+];
+
+for (const [file, code, allowed] of CASES) {
+  test(`${file}: ${code} is ${allowed ? 'allowed' : 'refused'}`, async () => {
+    const found = await refusals(file, code);
+    if (allowed) assert.deepEqual(found, []);
+    else assert.ok(found.length === 1 && found[0]!.startsWith('no-restricted-imports'), found.join('\n') || 'nothing refused');
+  });
+}
