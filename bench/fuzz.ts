@@ -141,13 +141,16 @@ try {
   proberThread.postMessage('stop');
   await prober;
   const seconds = (Date.now() - started) / 1000;
+  // The server's own account of its event loop: a slow probe while the loop ran on time waited
+  // elsewhere (for a core, in the fuzzer's process).
+  const serverLoop = ((await (await fetch(`${server.base}/healthz`)).json()) as { eventLoop: { delayMaxMs: number; delayP99Ms: number } }).eventLoop;
   const result = {
     date: new Date().toISOString(),
     requests: total, events: Number(args.events), concurrency, seed, seconds: Math.round(seconds),
     statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
     server5xx: [...statuses].filter(([s]) => s >= 500).reduce((n, [, c]) => n + c, 0),
     problems: problemCount, slowOver10s: slow, firstProblems: problems,
-    healthz: { probes: health.count, maxMs: Math.round(health.maxMs), over100ms: health.over100, failures: health.failures },
+    healthz: { probes: health.count, maxMs: Math.round(health.maxMs), over100ms: health.over100, failures: health.failures, serverEventLoopDelayMaxMs: serverLoop.delayMaxMs, serverEventLoopDelayP99Ms: serverLoop.delayP99Ms },
     serverPeakRssMiB: Math.max(peakRss.mib, rssMiB(server.pid, 'VmHWM')),
     loadAverage: { min: Math.min(...load), max: Math.max(...load) },
   };

@@ -1,11 +1,18 @@
 // Operational routes outside the versioned API; they need no token (decisions section 1).
 import type { FastifyInstance } from 'fastify';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { StoreProvider } from '../../store/store.ts';
 import { Type } from '@sinclair/typebox';
 import { sendError } from '../error-handler.ts';
 import { ErrorSchema } from '../schemas.ts';
 
-const HealthSchema = Type.Object({ status: Type.Literal('ok') });
+const HealthSchema = Type.Object({
+  status: Type.Literal('ok'),
+  eventLoop: Type.Object({
+    delayMaxMs: Type.Number({ description: 'the longest the event loop was late since the server started, ms' }),
+    delayP99Ms: Type.Number({ description: 'the 99th percentile of its lateness, sampled every 10 ms' }),
+  }, { description: 'How late the event loop that answers every request has run: a slow answer with a punctual loop waited elsewhere (for a core, on the network).' }),
+});
 const ReadySchema = Type.Object({
   status: Type.Literal('ready'),
   datasets: Type.Array(Type.Object({
@@ -15,7 +22,14 @@ const ReadySchema = Type.Object({
 });
 
 export async function operationRoutes(app: FastifyInstance, options: { stores: StoreProvider }): Promise<void> {
-  app.get('/healthz', { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: HealthSchema } } }, async () => ({ status: 'ok' }));
+  const lateness = monitorEventLoopDelay({ resolution: 10 });
+  lateness.enable();
+  app.addHook('onClose', async () => lateness.disable());
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  app.get('/healthz', { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: HealthSchema } } }, async () => ({
+    status: 'ok',
+    eventLoop: { delayMaxMs: ms(lateness.max), delayP99Ms: ms(lateness.percentile(99)) },
+  }));
 
   app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', tags: ['operations'], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
     const store = options.stores.current();
