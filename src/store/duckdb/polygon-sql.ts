@@ -1,7 +1,6 @@
 // The polygon condition in DuckDB's SQL: a bounding-box cut first (cheap, and on the stored
 // columns so zone maps prune), then the exact even-odd test over the polygon's edges.
-import type { Polygon } from '../../geo/geojson.ts';
-import { bboxOf } from '../../geo/geojson.ts';
+import { bboxOf, type Polygon } from '../../geo/geojson.ts';
 import { LatitudeBands, type Edge } from '../../geo/bands.ts';
 import type { SqlBuilder } from './compile.ts';
 
