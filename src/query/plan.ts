@@ -52,8 +52,8 @@ export type Condition =
 
 const TRUE: Condition = { is: 'true' };
 const FALSE: Condition = { is: 'false' };
-export const and = (...all: Condition[]): Condition => (all.length === 1 ? all[0]! : { is: 'and', all });
-export const or = (...any: Condition[]): Condition => (any.length === 1 ? any[0]! : { is: 'or', any });
+const and = (...all: Condition[]): Condition => (all.length === 1 ? all[0]! : { is: 'and', all });
+const or = (...any: Condition[]): Condition => (any.length === 1 ? any[0]! : { is: 'or', any });
 const not = (condition: Condition): Condition => ({ is: 'not', condition });
 const oneOf = (field: ValueField, values: readonly (string | number | boolean)[]): Condition => (values.length ? { is: 'oneOf', field, values } : FALSE);
 const missing = (field: Field): Condition => ({ is: 'missing', field });

@@ -27,7 +27,7 @@ export function fromEventQuery<Q extends EventQuery>(q: Q): Omit<Q, 'datasets'> 
 
 // A dataset was last updated when its latest event ended (or, if open, started); open events run to it.
 const lastUpdatedCache = new WeakMap<EventRecord[], Map<string, number>>();
-function lastUpdated(records: EventRecord[]): Map<string, number> {
+export function lastUpdated(records: EventRecord[]): Map<string, number> {
   let map = lastUpdatedCache.get(records);
   if (!map) {
     map = new Map();

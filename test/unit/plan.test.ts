@@ -13,7 +13,7 @@ import type { EventQuery } from '../../src/query/types.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 import { evaluate } from '../helpers/evaluate-plan.ts';
 import { generate } from '../helpers/random-queries.ts';
-import { referenceMatches } from '../helpers/reference.ts';
+import { lastUpdated, referenceMatches } from '../helpers/reference.ts';
 import { caseCount, seedOf } from '../helpers/size.ts';
 
 const QUERIES = caseCount('PLAN_TEST_QUERIES', 800, 200);
@@ -39,12 +39,12 @@ function resolvedOf(kind: string, records: EventRecord[]): EventQuery['datasets'
     const own = records.filter((r) => r.kind === kind);
     const closed = own.filter((r) => r.endMs !== null);
     const open = own.filter((r) => r.endMs === null);
-    const lastUpdated = Math.max(...own.map((r) => r.endMs ?? r.startMs));
+    const updated = lastUpdated(records).get(kind)!;
     return {
       requested: `${DATASET_ID_BY_KIND[kind as EventRecord['kind']]}:latest`, kind: kind as EventRecord['kind'], datasetId: DATASET_ID_BY_KIND[kind as EventRecord['kind']], version: 'latest',
       resolved: {
         versionId: EVENT_KINDS.indexOf(kind as EventRecord['kind']) + 1, datasetId: DATASET_ID_BY_KIND[kind as EventRecord['kind']], kind: kind as EventRecord['kind'], version: 'v1',
-        loadedAt: new Date(lastUpdated).toISOString(), rowCount: own.length, lastUpdated: new Date(lastUpdated).toISOString(),
+        loadedAt: new Date(updated).toISOString(), rowCount: own.length, lastUpdated: new Date(updated).toISOString(),
         reach: {
           longestMs: closed.length ? Math.max(...closed.map((r) => r.endMs! - r.startMs)) : null,
           earliestOpenStartMs: open.length ? Math.min(...open.map((r) => r.startMs)) : null,

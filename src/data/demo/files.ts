@@ -73,7 +73,7 @@ async function convert(options: GenerateOptions, ndjson: (k: EventKind) => strin
   const files: string[] = [];
   for (const kind of EVENT_KINDS) {
     const target = join(options.out, `${kind}.${options.format}`);
-    await convertNdjson([{ source: ndjson(kind), target, format: options.format as 'csv' | 'parquet' }], PUBLISHED_COLUMNS, ['regions_mean_position']);
+    await convertNdjson({ source: ndjson(kind), columnTypes: PUBLISHED_COLUMNS, target, format: options.format as 'csv' | 'parquet', asJsonInCsv: ['regions_mean_position'] });
     rmSync(ndjson(kind));
     files.push(target);
   }

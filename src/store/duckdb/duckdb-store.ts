@@ -118,7 +118,8 @@ export class DuckDbStore implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
-    return this.pool.use(sourceOf(query) ? 'light' : 'heavy', (c) => countOn(c, query));
+    const source = sourceOf(query);
+    return this.pool.use(source ? 'light' : 'heavy', (c) => countOn(c, query, source));
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
@@ -131,7 +132,7 @@ export class DuckDbStore implements EventStore {
       ({ chunks, first } = await this.pool.timed(connection, async () => {
         let page: AsyncIterable<string[]>;
         if (!source && inStoredOrder(query)) {
-          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query)));
+          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query, source)));
         } else {
           const search = compileSearch(query, 'entry', source);
           page = textChunks(await connection.stream(search.sql, search.params));
@@ -175,8 +176,8 @@ export class DuckDbStore implements EventStore {
   }
 }
 
-async function countOn(c: DuckDBConnection, query: EventQuery): Promise<number> {
-  const rows = compileRows(query, sourceOf(query));
+async function countOn(c: DuckDBConnection, query: EventQuery, source: Source | undefined): Promise<number> {
+  const rows = compileRows(query, source);
   return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
 }
 
