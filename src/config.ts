@@ -1,9 +1,10 @@
 // The only reader of process.env. Every CLI option has an environment variable; a flag given on
 // the command line wins over the variable, which wins over the default.
 import { isWireFormat, type WireFormat } from './shape/wire.ts';
+import { ENGINES, type Database, type EngineName } from './store/engines.ts';
 
 export interface ServerConfig {
-  dbPath: string;
+  database: Database;
   host: string;
   port: number;
   tokensPath: string;
@@ -22,7 +23,9 @@ export interface ServerConfig {
 
 /** Option name -> environment variable and default. */
 export const OPTIONS = {
-  db: { env: 'VESSEL_EVENTS_DB', default: 'data/events.duckdb', help: 'database file' },
+  engine: { env: 'VESSEL_EVENTS_ENGINE', default: 'duckdb', help: 'database engine: duckdb (the file given by --db) or postgres (the database given by --database-url)' },
+  db: { env: 'VESSEL_EVENTS_DB', default: 'data/events.duckdb', help: 'database file (--engine duckdb)' },
+  'database-url': { env: 'DATABASE_URL', default: '', help: 'PostgreSQL connection URL, postgres://user:password@host:port/database (--engine postgres)' },
   host: { env: 'VESSEL_EVENTS_HOST', default: '127.0.0.1', help: 'address to listen on' },
   port: { env: 'VESSEL_EVENTS_PORT', default: '8080', help: 'port to listen on' },
   tokens: { env: 'VESSEL_EVENTS_TOKENS', default: 'data/tokens.json', help: 'tokens file' },
@@ -73,7 +76,7 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
   const wire = option('wire', flags);
   if (!isWireFormat(wire)) throw new ConfigError(`--wire (${OPTIONS.wire.env}) must be spec or gfw, got "${wire}"`);
   return {
-    dbPath: option('db', flags),
+    database: databaseOption(flags),
     host: option('host', flags),
     port: integer('port', option('port', flags), 0),
     tokensPath: option('tokens', flags),
@@ -89,4 +92,19 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
 
 export function integerOption(name: OptionName, flags: Record<string, string | boolean | string[] | undefined>, min: number): number {
   return integer(name, option(name, flags), min);
+}
+
+/** The database the options name: the DuckDB file (the default), or PostgreSQL by its URL. */
+export function databaseOption(flags: Record<string, string | boolean | string[] | undefined>): Database {
+  const engine = option('engine', flags);
+  if (!(ENGINES as readonly string[]).includes(engine)) throw new ConfigError(`--engine (${OPTIONS.engine.env}) must be one of ${ENGINES.join(', ')}, got "${engine}"`);
+  if ((engine as EngineName) === 'duckdb') {
+    if (typeof flags['database-url'] === 'string') throw new ConfigError('--database-url names a PostgreSQL database: add --engine postgres (the default engine, duckdb, reads the file given by --db)');
+    return { engine: 'duckdb', path: option('db', flags) };
+  }
+  const url = option('database-url', flags);
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError(`--engine postgres needs --database-url (or ${OPTIONS['database-url'].env}) of the form postgres://user:password@host:port/database${url ? `, got "${url.replace(/:[^:@/]*@/, ':***@')}"` : ''}`);
+  }
+  return { engine: 'postgres', url };
 }

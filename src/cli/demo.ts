@@ -1,17 +1,19 @@
 // demo: generate the demo events and their reference data (in a worker thread), and load them
 // through the normal writer.
-import { existsSync } from 'node:fs';
 import { GeneratorThread } from '../data/demo/generator-thread.ts';
-import { defaultVersionTag, editDatabase } from '../data/load.ts';
-import type { PublishedVersion } from '../store/duckdb/writer.ts';
+import { defaultVersionTag } from '../data/load.ts';
+import { databaseHoldsData, describeDatabase, editDatabase, type Database } from '../store/engines.ts';
+import type { PublishedVersion } from '../store/writer.ts';
 import { progressReporter } from './progress.ts';
 
-export async function createDemoDatabase(dbPath: string, events: number, seed: number): Promise<PublishedVersion[]> {
-  if (existsSync(dbPath)) throw new Error(`${dbPath} exists; remove it or choose another --db`);
+export async function createDemoDatabase(database: Database, events: number, seed: number): Promise<PublishedVersion[]> {
+  if (await databaseHoldsData(database)) {
+    throw new Error(`${describeDatabase(database)} ${database.engine === 'duckdb' ? 'exists; remove it or choose another --db' : 'holds events already; choose another database'}`);
+  }
   const progress = progressReporter('demo', events);
   const generator = new GeneratorThread({ events, seed }, 'row');
   try {
-    return await editDatabase(dbPath, async (writer) => {
+    return await editDatabase(database, async (writer) => {
       let line = 0;
       const documents = async function* () {
         for await (const batch of generator.batches()) for (const doc of batch.docs) yield { line: ++line, doc };

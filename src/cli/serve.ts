@@ -1,10 +1,10 @@
-// serve: open the database read-only (reloading it when a load replaces it), build the app, listen,
+// serve: open the database read-only (following loads as they land), build the app, listen,
 // and close gracefully on SIGINT/SIGTERM.
 import { createServer } from 'node:net';
 import { buildApp, type App } from '../app.ts';
 import { TokenFile, TokenVerifier } from '../auth/tokens.ts';
 import { ConfigError, OPTIONS, type ServerConfig } from '../config.ts';
-import { ReloadingStore } from '../store/duckdb/reloading-store.ts';
+import { openStores } from '../store/engines.ts';
 import { yieldHelperThreads } from './helper-threads.ts';
 
 function portInUse(config: Pick<ServerConfig, 'host' | 'port'>): ConfigError {
@@ -24,8 +24,9 @@ export async function checkPortFree(config: Pick<ServerConfig, 'host' | 'port'>)
 export async function serve(config: ServerConfig, onListening?: (url: string) => void): Promise<void> {
   // Reload messages go to the app's logger, which exists only once the store is open.
   const logger: { app?: App } = {};
-  const stores = await ReloadingStore.open(
-    { path: config.dbPath, queryTimeoutMs: config.queryTimeoutMs, memoryLimit: config.memoryLimit },
+  const stores = await openStores(
+    config.database,
+    { queryTimeoutMs: config.queryTimeoutMs, memoryLimit: config.memoryLimit },
     { info: (m) => logger.app?.log.info(m), error: (m) => logger.app?.log.error(m) },
   );
   const app = await buildApp({

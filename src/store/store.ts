@@ -1,5 +1,6 @@
-// The narrow store interface every engine implements (DuckDB now; PostgreSQL later as one more
-// folder). Everything a filter means is compiled by the engine's filter compiler from EventQuery.
+// The narrow store interface every engine implements (src/store/duckdb, src/store/postgres; the
+// program reaches them through src/store/engines.ts). Each engine renders the neutral filter plan
+// (src/query/plan.ts) in its own SQL.
 import type { EventRecord } from '../domain/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
@@ -47,6 +48,8 @@ export interface StoreProvider {
   release(store: EventStore): void;
   /** The newest store, for answers that span no query (readiness). */
   current(): EventStore;
+  /** Looks for a load that landed now, rather than at the next periodic check (SIGHUP does this). */
+  refresh(reason: string): Promise<void>;
   close(): Promise<void>;
 }
 

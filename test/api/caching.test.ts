@@ -2,7 +2,7 @@
 // normalised query (the area included) and for the data as of the last load of anything.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { editDatabase } from '../../src/data/load.ts';
+import { editDatabase } from '../../src/store/engines.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 const LIST = '/v3/events?datasets=public-global-fishing-events:latest&limit=5&offset=0';
@@ -62,8 +62,8 @@ describe('caching: ETags', () => {
     const statsEtag = (await get(statsUrl)).headers['etag'] as string;
 
     // The group keeps one vessel: fewer events match.
-    await editDatabase(t.fixture.dbPath, (w) => w.replaceGroups([{ groupId: group, vesselId: [...members][0]! }]));
-    await t.stores.reload('test');
+    await editDatabase(t.fixture.database, (w) => w.replaceGroups([{ groupId: group, vesselId: [...members][0]! }]));
+    await t.stores.refresh('test');
 
     const after = await get(url, { 'if-none-match': etag });
     assert.equal(after.statusCode, 200);

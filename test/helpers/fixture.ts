@@ -1,4 +1,7 @@
 // A real DuckDB file built by the project's own loader from generated demo rows, plus an app on it.
+// Under test/run-postgres.ts (VESSEL_EVENTS_TEST_ENGINE=postgres) the app reads a PostgreSQL
+// database loaded by the same loader from the same rows instead; the DuckDB file stays the source
+// of the reference records, so both engines are held to the same expected answers.
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,17 +11,23 @@ import { buildApp } from '../../src/app.ts';
 import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { editDatabase, loadRows } from '../../src/data/load.ts';
+import { loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
-import { ReloadingStore } from '../../src/store/duckdb/reloading-store.ts';
-import type { DuckDbStoreOptions } from '../../src/store/duckdb/duckdb-store.ts';
-import type { EventStore } from '../../src/store/store.ts';
+import { editDatabase, openStores, type Database, type ServingOptions } from '../../src/store/engines.ts';
+import type { EventStore, StoreProvider } from '../../src/store/store.ts';
+import pg from 'pg';
+
+/** The engine the API and store suites run on: duckdb, or postgres under test/run-postgres.ts. */
+export const TEST_ENGINE = process.env.VESSEL_EVENTS_TEST_ENGINE === 'postgres' ? 'postgres' : 'duckdb';
 
 export interface Fixture {
   dir: string;
+  /** The DuckDB file (the reference records are read from it, whatever the engine). */
   dbPath: string;
+  /** What the app reads: the DuckDB file, or a PostgreSQL database loaded from the same rows. */
+  database: Database;
   /** The published rows the database was loaded from (generated again on first use). */
   readonly rows: PublishedRow[];
   records: EventRecord[];
@@ -47,11 +56,11 @@ function digestOfSources(): string {
   return sourceDigest;
 }
 
-async function buildDatabase(dbPath: string, demo: { events: number; seed: number }, version: string): Promise<void> {
+async function buildDatabase(database: Database, demo: { events: number; seed: number }, version: string): Promise<void> {
   const world = new DemoWorld(demo);
-  await loadRows(demoRows(world, demo), 'fixture', { dbPath, version, source: 'test fixture' });
+  await loadRows(demoRows(world, demo), 'fixture', { database, version, source: 'test fixture' });
   const reference = demoReferenceData(world);
-  await editDatabase(dbPath, async (w) => {
+  await editDatabase(database, async (w) => {
     await w.replaceGroups(reference.groups);
     await w.upsertPorts(reference.ports);
     for (const [dataset, regions] of Object.entries(reference.regions)) await w.replaceRegions(dataset, regions);
@@ -66,7 +75,7 @@ async function cachedDatabase(demo: { events: number; seed: number }, version: s
   // Built under a name of its own and renamed into place: test files running at once never see half of one.
   const building = `${cached}.building-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
-    await buildDatabase(building, demo, version);
+    await buildDatabase({ engine: 'duckdb', path: building }, demo, version);
     renameSync(building, cached);
   } finally {
     rmSync(building, { force: true });
@@ -78,11 +87,15 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
   const dbPath = join(dir, 'events.duckdb');
   const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
-  copyFileSync(await cachedDatabase(demo, options.version ?? 'v20240101'), dbPath);
+  const version = options.version ?? 'v20240101';
+  copyFileSync(await cachedDatabase(demo, version), dbPath);
   const { records, groups } = await readStored(dbPath);
   let rows: PublishedRow[] | undefined;
+  const database: Database = TEST_ENGINE === 'postgres'
+    ? await clonePostgres(await cachedPostgres(demo, version))
+    : { engine: 'duckdb', path: dbPath };
   return {
-    dir, dbPath, records, groups,
+    dir, dbPath, database, records, groups,
     get rows() {
       return (rows ??= [...demoRows(new DemoWorld(demo), demo)]);
     },
@@ -94,10 +107,71 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
 export async function fixtureFromRows(rows: Record<string, unknown>[], groups: { groupId: string; vesselId: string }[] = []): Promise<Fixture> {
   const dir = mkdtempSync(join(tmpdir(), 'vessel-events-test-'));
   const dbPath = join(dir, 'events.duckdb');
-  await loadRows(rows, 'small-events', { dbPath, version: 'v20240101', source: 'test fixture' });
-  if (groups.length) await editDatabase(dbPath, (w) => w.replaceGroups(groups));
+  const databases: Database[] = [{ engine: 'duckdb', path: dbPath }];
+  if (TEST_ENGINE === 'postgres') databases.push(await newPostgresDatabase());
+  for (const database of databases) {
+    await loadRows(rows, 'small-events', { database, version: 'v20240101', source: 'test fixture' });
+    if (groups.length) await editDatabase(database, (w) => w.replaceGroups(groups));
+  }
   const stored = await readStored(dbPath);
-  return { dir, dbPath, ...stored, rows: rows as PublishedRow[], cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, dbPath, database: databases.at(-1)!, ...stored, rows: rows as PublishedRow[], cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+// ---- PostgreSQL fixtures: a database per test, cloned from a template loaded once per run ----
+// The cluster is the run's own (test/run-postgres.ts) and is removed with everything in it, so
+// the databases tests clone are left to it.
+
+function adminUrl(): string {
+  const url = process.env.VESSEL_EVENTS_TEST_DATABASE_URL;
+  if (!url) throw new Error('VESSEL_EVENTS_TEST_DATABASE_URL is not set: run the PostgreSQL suites with test/run-postgres.ts');
+  return url;
+}
+
+function urlOf(database: string): string {
+  const url = new URL(adminUrl());
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+async function admin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: adminUrl() });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+
+const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+
+async function newPostgresDatabase(template?: string): Promise<Database> {
+  const name = uniqueName('test');
+  await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
+  return { engine: 'postgres', url: urlOf(name) };
+}
+
+function clonePostgres(template: string): Promise<Database> {
+  return newPostgresDatabase(template);
+}
+
+/** The template database for these options, loaded by the first test file that needs it. */
+async function cachedPostgres(demo: { events: number; seed: number }, version: string): Promise<string> {
+  const name = `fixture_${demo.events}_${demo.seed}_${version}_${digestOfSources()}`.toLowerCase();
+  return admin(async (c) => {
+    // Test files run at once: one builds, the others wait for it.
+    await c.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+    try {
+      if ((await c.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount) return name;
+      const building = uniqueName('building');
+      await c.query(`CREATE DATABASE ${building}`);
+      await buildDatabase({ engine: 'postgres', url: urlOf(building) }, demo, version);
+      await c.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      return name;
+    } finally {
+      await c.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+    }
+  });
 }
 
 /** Every stored record, read with a plain SELECT: no filter compiler involved. */
@@ -125,7 +199,7 @@ async function readStored(dbPath: string): Promise<{ records: EventRecord[]; gro
 
 export interface TestApp {
   app: FastifyInstance;
-  stores: ReloadingStore;
+  stores: StoreProvider;
   /** The store requests currently get. */
   store: EventStore;
   fixture: Fixture;
@@ -142,12 +216,12 @@ export interface TestApp {
  */
 export async function startTestApp(options: {
   wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number; rateLimitPerMinute?: number;
-  store?: Omit<DuckDbStoreOptions, 'path'>;
+  store?: ServingOptions;
 } = {}): Promise<TestApp> {
   const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
   const token = tokens.create('all', ['public-*']);
-  const stores = await ReloadingStore.open({ ...options.store, path: fixture.dbPath }, undefined, false);
+  const stores = await openStores(fixture.database, options.store, undefined, false);
   const app = await buildApp({
     stores,
     tokens: new TokenVerifier(tokens),

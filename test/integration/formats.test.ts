@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeDemoFiles } from '../../src/data/demo/files.ts';
-import { editDatabase, loadFiles } from '../../src/data/load.ts';
+import { loadFiles } from '../../src/data/load.ts';
+import { editDatabase } from '../../src/store/engines.ts';
 import { readGroups, readPorts, readRegions } from '../../src/data/reference-data.ts';
 import { readAllRecords } from '../helpers/fixture.ts';
 
@@ -19,7 +20,7 @@ test('NDJSON, CSV and Parquet of the same generated events load to identical rec
     const { files } = await writeDemoFiles({ events: 1500, seed: 8, out, format });
     assert.equal(files.length, 5);
     const dbPath = join(dir, `${format}.duckdb`);
-    await loadFiles(files.map((path) => ({ path, format })), { dbPath, version: 'v1', source: format });
+    await loadFiles(files.map((path) => ({ path, format })), { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: format });
     loaded.push((await readAllRecords(dbPath)).sort((a, b) => (a.id < b.id ? -1 : 1)));
   }
   assert.ok(loaded[0]!.length > 1500);
@@ -33,7 +34,7 @@ test('the generated vessel groups, ports and region geometries load', async () =
   const groups = readGroups(join(out, 'vessel-groups.csv'));
   const ports = readPorts(join(out, 'ports.json'));
   const eez = readRegions(join(out, 'regions', 'public-eez-areas.geojson'), 'public-eez-areas');
-  await editDatabase(dbPath, async (w) => {
+  await editDatabase({ engine: 'duckdb', path: dbPath }, async (w) => {
     await w.replaceGroups(groups);
     await w.upsertPorts(ports);
     await w.replaceRegions('public-eez-areas', eez);
@@ -59,7 +60,7 @@ test('a bad row deep in a large CSV or Parquet file is reported at its own line,
   lines[target - 1] = lines[target - 1]!.replace(/^([^,]*),fishing,/, '$1,whaling,');
   writeFileSync(fishing, lines.join('\n'));
   const dbPath = join(dir, 'large.duckdb');
-  await assert.rejects(loadFiles([{ path: fishing, format: 'csv' }], { dbPath, version: 'v1', source: 'csv' }), (e: unknown) => {
+  await assert.rejects(loadFiles([{ path: fishing, format: 'csv' }], { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'csv' }), (e: unknown) => {
     const first = (e as { first?: { line: number; problem: string } }).first;
     return first?.line === target && /^event_type: must be one of/.test(first.problem);
   });

@@ -9,7 +9,7 @@ import { loadFiles, loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
 import { toPublishedRow } from '../../src/shape/raw.ts';
-import { InvalidRows, LoadRefused } from '../../src/store/duckdb/writer.ts';
+import { InvalidRows, LoadRefused } from '../../src/store/writer.ts';
 import { readAllRecords } from '../helpers/fixture.ts';
 
 const rows = [...generateDemoRows({ events: 400, seed: 3 })];
@@ -20,7 +20,7 @@ const freshDb = () => join(dir, `db-${++n}.duckdb`);
 
 async function loadOne(row: unknown, kind?: 'loitering' | 'gap'): Promise<EventRecord[]> {
   const dbPath = freshDb();
-  await loadRows([row as PublishedRow], 'test', { dbPath, version: 'v1', source: 'test', ...(kind ? { kind } : {}) });
+  await loadRows([row as PublishedRow], 'test', { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'test', ...(kind ? { kind } : {}) });
   return readAllRecords(dbPath);
 }
 
@@ -48,7 +48,7 @@ describe('loader validation', () => {
       const bad = firstOf('fishing');
       breakRow(bad);
       const dbPath = freshDb();
-      await assert.rejects(loadRows([good, bad], 'rows.ndjson', { dbPath, version: 'v1', source: 'test' }), (e) =>
+      await assert.rejects(loadRows([good, bad], 'rows.ndjson', { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'test' }), (e) =>
         e instanceof InvalidRows && e.first.line === 2 && e.first.file === 'rows.ndjson' && message.test(e.first.problem));
     });
   }
@@ -91,14 +91,14 @@ describe('loader validation', () => {
     const bad = firstOf('fishing');
     bad['lat_mean'] = 'x';
     const dbPath = freshDb();
-    const result = await loadRows([firstOf('fishing'), bad, firstOf('gap')], 'rows', { dbPath, version: 'v1', source: 't', skipInvalid: true });
+    const result = await loadRows([firstOf('fishing'), bad, firstOf('gap')], 'rows', { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 't', skipInvalid: true });
     assert.equal(result.skippedCount, 1);
     assert.deepEqual(result.skipped.map((s) => s.line), [2]);
     assert.equal((await readAllRecords(dbPath)).length, 2);
   });
 
   test('duplicate event ids within one load are refused', async () => {
-    await assert.rejects(loadRows([firstOf('fishing'), firstOf('fishing')], 'dup', { dbPath: freshDb(), version: 'v1', source: 't' }), (e) =>
+    await assert.rejects(loadRows([firstOf('fishing'), firstOf('fishing')], 'dup', { database: { engine: 'duckdb', path: freshDb() }, version: 'v1', source: 't' }), (e) =>
       e instanceof LoadRefused && /appears more than once/.test(e.message));
   });
 
@@ -107,7 +107,7 @@ describe('loader validation', () => {
     const bad = firstOf('gap');
     bad['lon_mean'] = 200;
     writeFileSync(file, `${JSON.stringify(firstOf('gap'))}\n\n${JSON.stringify(bad)}\nnot json\n`);
-    await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { dbPath: freshDb(), version: 'v1', source: file }), (e) =>
+    await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { database: { engine: 'duckdb', path: freshDb() }, version: 'v1', source: file }), (e) =>
       e instanceof InvalidRows && e.first.line === 3 && /^lon_mean/.test(e.first.problem) && e.count === 2);
   });
 });
@@ -116,14 +116,14 @@ describe('stored records', () => {
   let records: EventRecord[];
   before(async () => {
     const dbPath = freshDb();
-    await loadRows(rows, 'demo', { dbPath, version: 'v1', source: 'test' });
+    await loadRows(rows, 'demo', { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'test' });
     records = await readAllRecords(dbPath);
   });
 
   test('the published events are compressed (the load stages its rows uncompressed)', async () => {
     // Enough rows for DuckDB to find compression worth it on every column checked.
     const dbPath = freshDb();
-    await loadRows(generateDemoRows({ events: 3000, seed: 4 }), 'demo', { dbPath, version: 'v1', source: 'test' });
+    await loadRows(generateDemoRows({ events: 3000, seed: 4 }), 'demo', { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'test' });
     const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
     try {
       const c = await instance.connect();

@@ -6,10 +6,11 @@ import { after, before, test } from 'node:test';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { loadRows, migrateDatabase } from '../../src/data/load.ts';
+import { loadRows } from '../../src/data/load.ts';
+import { migrateDatabase } from '../../src/store/engines.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { LoadRefused } from '../../src/store/duckdb/writer.ts';
+import { LoadRefused } from '../../src/store/writer.ts';
 import { buildFixtureDb, readAllRecords, type Fixture } from '../helpers/fixture.ts';
 import { fromEventQuery, referencePage } from '../helpers/reference.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
@@ -35,7 +36,7 @@ after(() => fixture.cleanup());
 
 test('the server and the loader refuse an older layout, naming the command that migrates it', async () => {
   await assert.rejects(DuckDbStore.open({ path: oldPath }), /older version \(2; this one reads 3\).*vessel-events migrate --db/);
-  await assert.rejects(loadRows([fixture.rows[0]!], 'x.ndjson', { dbPath: oldPath, version: 'v2', source: 'test' }), (e) => e instanceof LoadRefused && /vessel-events migrate/.test(e.message));
+  await assert.rejects(loadRows([fixture.rows[0]!], 'x.ndjson', { database: { engine: 'duckdb', path: oldPath }, version: 'v2', source: 'test' }), (e) => e instanceof LoadRefused && /vessel-events migrate/.test(e.message));
 });
 
 test('migrate keeps every event, version and group, and serves them as before', async () => {

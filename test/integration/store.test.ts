@@ -5,7 +5,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Random } from '../../src/data/demo/random.ts';
 import { loadFiles } from '../../src/data/load.ts';
-import { InvalidRows, LoadRefused } from '../../src/store/duckdb/writer.ts';
+import { InvalidRows, LoadRefused } from '../../src/store/writer.ts';
 import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/kinds.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
@@ -151,7 +151,7 @@ describe('loading next to served data', () => {
       const rows = fixture.rows.slice(0, 50).map((r) => ({ ...r, event_id: `${r['event_id']}-new` }));
       (rows[29] as Record<string, unknown>)['lat_mean'] = 'north';
       writeFileSync(file, rows.map((r) => JSON.stringify(r)).join('\n'));
-      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v2', source: file }), (e) =>
+      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { database: { engine: 'duckdb', path: fixture.dbPath }, version: 'v2', source: file }), (e) =>
         e instanceof InvalidRows && e.first.file === file && e.first.line === 30 && e.first.problem.startsWith('lat_mean:'));
       assert.ok(readFileSync(fixture.dbPath).equals(before), 'the served file is byte for byte what it was');
       assert.deepEqual(readdirSync(fixture.dir).filter((f) => f.includes('.loading-')), [], 'no working copy is left behind');
@@ -166,9 +166,9 @@ describe('loading next to served data', () => {
       const file = join(fixture.dir, 'fishing.ndjson');
       const fishing = fixture.rows.filter((r) => r['event_type'] === 'fishing').slice(0, 10);
       writeFileSync(file, `${fishing.map((r) => JSON.stringify(r)).join('\n')}\n`);
-      const result = await loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v20250101', source: file });
+      const result = await loadFiles([{ path: file, format: 'ndjson' }], { database: { engine: 'duckdb', path: fixture.dbPath }, version: 'v20250101', source: file });
       assert.deepEqual(result.published, [{ kind: 'fishing', datasetId: 'public-global-fishing-events', version: 'v20250101', rows: 10 }]);
-      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { dbPath: fixture.dbPath, version: 'v20250101', source: file }), (e) =>
+      await assert.rejects(loadFiles([{ path: file, format: 'ndjson' }], { database: { engine: 'duckdb', path: fixture.dbPath }, version: 'v20250101', source: file }), (e) =>
         e instanceof LoadRefused && /already has a version "v20250101"/.test(e.message));
       const store = await DuckDbStore.open({ path: fixture.dbPath });
       try {

@@ -1,12 +1,12 @@
 // demo, generate, load and versions: the commands that make or change event data.
 import { existsSync } from 'node:fs';
-import { integerOption, option } from '../../config.ts';
+import { databaseOption, integerOption, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { cleanStaleWork, defaultVersionTag, editDatabase, migrateDatabase, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDatabase } from '../../store/engines.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../domain/kinds.ts';
-import { listVersions } from '../../store/duckdb/inspect.ts';
-import { InvalidRows, LoadRefused } from '../../store/duckdb/writer.ts';
+import { InvalidRows, LoadRefused } from '../../store/writer.ts';
 import { SCHEMA_VERSION } from '../../store/duckdb/schema.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
@@ -14,11 +14,11 @@ import { createDemoDatabase } from '../demo.ts';
 import { progressReporter, waitingNotice } from '../progress.ts';
 
 export const demoCommand: Command = {
-  usage: 'vessel-events demo [--events N] [--seed S] [--db PATH]',
+  usage: 'vessel-events demo [--events N] [--seed S] [--db PATH | --engine postgres --database-url URL]',
   summary: 'Create a new database of generated demo events (identical for a seed), with vessel groups, ports and region geometries.',
-  options: ['db', 'events', 'seed'],
+  options: ['engine', 'db', 'database-url', 'events', 'seed'],
   async run(flags) {
-    const published = await createDemoDatabase(option('db', flags), integerOption('events', flags, 1), integerOption('seed', flags, 0));
+    const published = await createDemoDatabase(databaseOption(flags), integerOption('events', flags, 1), integerOption('seed', flags, 0));
     for (const p of published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
   },
 };
@@ -52,9 +52,9 @@ export const generateCommand: Command = {
 };
 
 export const loadCommand: Command = {
-  usage: 'vessel-events load --db PATH [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
+  usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
   summary: 'Load published-events files (NDJSON, CSV, Parquet) as a new version of each dataset they hold; latest then points at it.',
-  options: ['db', 'version', 'dataset', 'format', 'skip-invalid'],
+  options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid'],
   more: ['  FILE...           published-events rows (docs/data-format.md)'],
   async run(flags, positionals) {
     if (positionals.length === 0) throw new UsageError('name at least one file to load');
@@ -71,7 +71,7 @@ export const loadCommand: Command = {
     const progress = progressReporter('load');
     try {
       const result = await loadFiles(files, {
-        dbPath: option('db', flags),
+        database: databaseOption(flags),
         version: option('version', flags) || defaultVersionTag(),
         source: positionals.join(' '),
         ...(kind && isEventKind(kind) ? { kind } : {}),
@@ -94,19 +94,19 @@ export const loadCommand: Command = {
 };
 
 export const versionsCommand: Command = {
-  usage: 'vessel-events versions list --db PATH | drop --db PATH DATASET:VERSION',
+  usage: 'vessel-events versions list | drop DATASET:VERSION [--db PATH | --engine postgres --database-url URL]',
   summary: 'List the loaded dataset versions, or remove one (latest then points at the newest remaining version).',
-  options: ['db'],
+  options: ['engine', 'db', 'database-url'],
   async run(flags, [action, target]) {
-    const dbPath = option('db', flags);
-    if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
+    const database = databaseOption(flags);
+    if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
     if (action === 'list') {
-      for (const v of await listVersions(dbPath)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
+      for (const v of await listVersions(database)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
     } else if (action === 'drop') {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
       if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
-      const rows = await editDatabase(dbPath, (w) => w.dropVersion(datasetId!, kind, version), undefined, waitingNotice);
+      const rows = await editDatabase(database, (w) => w.dropVersion(datasetId!, kind, version), undefined, waitingNotice);
       console.log(`dropped ${datasetId}:${version} (${rows} entries)`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');
@@ -116,7 +116,7 @@ export const versionsCommand: Command = {
 
 export const migrateCommand: Command = {
   usage: 'vessel-events migrate --db PATH',
-  summary: 'Rewrite a database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions. The old file is replaced only when the new one is complete.',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions. The old file is replaced only when the new one is complete.',
   options: ['db'],
   async run(flags) {
     const dbPath = option('db', flags);

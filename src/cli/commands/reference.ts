@@ -1,8 +1,7 @@
 // groups, ports and regions: reference data loaded beside the events.
 import { existsSync } from 'node:fs';
-import { listRegions } from '../../store/duckdb/inspect.ts';
-import { option } from '../../config.ts';
-import { editDatabase } from '../../data/load.ts';
+import { databaseOption, option } from '../../config.ts';
+import { describeDatabase, editDatabase, listRegions, type Database } from '../../store/engines.ts';
 import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
@@ -17,44 +16,44 @@ function files(action: string | undefined, rest: string[]): string[] {
 }
 
 export const groupsCommand: Command = {
-  usage: 'vessel-events groups load --db PATH FILE...',
+  usage: 'vessel-events groups load --db PATH|--engine postgres --database-url URL FILE...',
   summary: 'Load vessel groups: CSV "group_id,vessel_id", or JSON {"group": ["vessel", ...]}. Each group in a file replaces the group of that id.',
-  options: ['db'],
+  options: ['engine', 'db', 'database-url'],
   async run(flags, [action, ...rest]) {
     const members = files(action, rest).flatMap(readGroups);
-    await editDatabase(option('db', flags), (w) => w.replaceGroups(members), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.replaceGroups(members), undefined, waitingNotice);
     console.log(`loaded ${new Set(members.map((m) => m.groupId)).size} groups (${members.length} members)`);
   },
 };
 
 export const portsCommand: Command = {
-  usage: 'vessel-events ports load --db PATH FILE...',
+  usage: 'vessel-events ports load --db PATH|--engine postgres --database-url URL FILE...',
   summary: 'Load ports: CSV "id,name,flag,lat,lon" or a JSON array of such objects; a port replaces the one of the same id.',
-  options: ['db'],
+  options: ['engine', 'db', 'database-url'],
   async run(flags, [action, ...rest]) {
     const ports = files(action, rest).flatMap(readPorts);
-    await editDatabase(option('db', flags), (w) => w.upsertPorts(ports), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), undefined, waitingNotice);
     console.log(`loaded ${ports.length} ports`);
   },
 };
 
 export const regionsCommand: Command = {
-  usage: 'vessel-events regions load --db PATH --dataset REGION_DATASET FILE | list --db PATH [--dataset REGION_DATASET] [--name TEXT]',
+  usage: 'vessel-events regions load --db PATH|--engine postgres --database-url URL --dataset REGION_DATASET FILE | list --db PATH|--engine postgres --database-url URL [--dataset REGION_DATASET] [--name TEXT]',
   summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones; or list region ids and names. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
-  options: ['db', 'dataset', 'name'],
+  options: ['engine', 'db', 'database-url', 'dataset', 'name'],
   async run(flags, [action, ...rest]) {
-    if (action === 'list') return printRegions(option('db', flags), option('dataset', flags), option('name', flags));
+    if (action === 'list') return printRegions(databaseOption(flags), option('dataset', flags), option('name', flags));
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
-    await editDatabase(option('db', flags), (w) => w.replaceRegions(dataset, regions), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), undefined, waitingNotice);
     console.log(`loaded ${regions.length} regions of ${dataset}`);
   },
 };
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
-async function printRegions(dbPath: string, dataset: string, name: string): Promise<void> {
-  if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
+async function printRegions(database: Database, dataset: string, name: string): Promise<void> {
+  if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
   if (dataset && !Object.hasOwn(REGION_DATASETS, dataset)) throw new UsageError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
-  for (const r of await listRegions(dbPath, { dataset, name })) console.log(`${r.dataset}\t${r.id}\t${r.name ?? '(no geometry loaded)'}`);
+  for (const r of await listRegions(database, { dataset, name })) console.log(`${r.dataset}\t${r.id}\t${r.name ?? '(no geometry loaded)'}`);
 }

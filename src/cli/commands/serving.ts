@@ -1,16 +1,16 @@
 // start and serve.
-import { existsSync } from 'node:fs';
 import { integerOption, option, serverConfig, type OptionName } from '../../config.ts';
 import { TokenFile } from '../../auth/tokens.ts';
 import type { Command } from '../command.ts';
+import { databaseHoldsData, describeDatabase } from '../../store/engines.ts';
 import { createDemoDatabase } from '../demo.ts';
 import { checkPortFree, serve } from '../serve.ts';
 
-const SERVE_OPTIONS: OptionName[] = ['db', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level'];
+const SERVE_OPTIONS: OptionName[] = ['engine', 'db', 'database-url', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level'];
 
 export const serveCommand: Command = {
   usage: 'vessel-events serve [options]',
-  summary: 'Serve the API from a database (opened read-only; reopened when a load replaces it, or on SIGHUP).',
+  summary: 'Serve the API from a database (read only; a load that lands is served at once, without a restart; SIGHUP checks at once).',
   options: SERVE_OPTIONS,
   async run(flags) {
     await serve(serverConfig(flags), (url) => console.log(`serving ${url}`));
@@ -19,16 +19,16 @@ export const serveCommand: Command = {
 
 export const startCommand: Command = {
   usage: 'vessel-events start [options]',
-  summary: 'Create demo data if the database is missing, replace the "demo" token, print how to call the API, and serve.',
+  summary: 'Create demo data if the database is missing (or, on PostgreSQL, holds no events), replace the "demo" token, print how to call the API, and serve.',
   options: [...SERVE_OPTIONS, 'events', 'seed'],
   async run(flags) {
     const config = serverConfig(flags);
     await checkPortFree(config);
-    if (!existsSync(config.dbPath)) {
+    if (!(await databaseHoldsData(config.database))) {
       const events = integerOption('events', flags, 1);
-      console.log(`No database at ${config.dbPath}: creating demo data (${events} events)...`);
+      console.log(`No events in ${describeDatabase(config.database)}: creating demo data (${events} events)...`);
       const started = Date.now();
-      const published = await createDemoDatabase(config.dbPath, events, integerOption('seed', flags, 0));
+      const published = await createDemoDatabase(config.database, events, integerOption('seed', flags, 0));
       console.log(`Loaded ${published.reduce((s, p) => s + p.rows, 0)} entries in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     }
     // The demo token is replaced at every start: only its hash is kept, so it cannot be shown again.

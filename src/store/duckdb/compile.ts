@@ -4,41 +4,21 @@
 import type { DuckDBValue } from '@duckdb/node-api';
 import { planFilters } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { SortValue } from '../../query/kinds.ts';
 import { renderCondition } from './render-plan.ts';
+import { ORDER_BY, SqlBuilder as GenericSqlBuilder } from '../sql.ts';
 
 export interface CompiledSql {
   sql: string;
   params: DuckDBValue[];
 }
 
-// Numbered placeholders ($1, $2, ...): a value bound once can be used several times, and callers
-// can append more parameters after the WHERE clause.
-export class SqlBuilder {
-  readonly params: DuckDBValue[] = [];
-  placeholders(values: readonly DuckDBValue[]): string {
-    return values.map((v) => this.param(v)).join(', ');
-  }
-  param(value: DuckDBValue): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-}
+export type SqlBuilder = GenericSqlBuilder<DuckDBValue>;
 
 export function compileWhere(q: EventQuery): CompiledSql {
-  const b = new SqlBuilder();
+  const b = new GenericSqlBuilder<DuckDBValue>();
   const sql = planFilters(q).map((c) => renderCondition(b, c)).join(' AND ');
   return { sql, params: b.params };
 }
-
-// Ties are broken by id so pages are stable. An open event has not ended: it sorts after every
-// ended event on +end and before them on -end.
-const ORDER_BY: Record<SortValue, string> = {
-  '+start': 'start_ts ASC, id ASC',
-  '-start': 'start_ts DESC, id DESC',
-  '+end': 'end_ts ASC NULLS LAST, id ASC',
-  '-end': 'end_ts DESC NULLS FIRST, id DESC',
-};
 
 /** Where a query reads: a table and a condition that only prunes (it removes no matching row). */
 export interface Source {

@@ -3,7 +3,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
-import type { DatasetVersion, ResolvedDataset } from '../../query/datasets.ts';
+import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EventStats, EventStore, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
@@ -15,9 +15,8 @@ import { textChunks } from './slices.ts';
 import { inStoredOrder, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
-import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions, type RegionCatalog } from './versions.ts';
-import { parseGeometry, type Polygon } from '../../geo/geojson.ts';
-import { REGION_DATASETS } from '../../domain/regions.ts';
+import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
+import { Catalog, type CatalogContents } from '../catalog.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -46,15 +45,14 @@ export function fileIdentity(path: string): string {
 /** Settings for every instance: no network, so no extension may be fetched at run time. */
 export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
 
-export class DuckDbStore implements EventStore {
+export class DuckDbStore extends Catalog implements EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
-    private readonly loaded: DatasetVersion[],
-    private readonly groups: ReadonlySet<string>,
-    private readonly regions: RegionCatalog,
-    private readonly stamp: string,
-  ) {}
+    contents: CatalogContents,
+  ) {
+    super(contents);
+  }
 
   static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
     if (!existsSync(options.path)) {
@@ -80,41 +78,7 @@ export class DuckDbStore implements EventStore {
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, versions, groups, regions, generation);
-  }
-
-  regionKnown(dataset: string, id: string): boolean {
-    const member = REGION_DATASETS[dataset];
-    return Boolean((member && this.regions.ids.get(member)?.has(id)) || this.regions.geometries.get(dataset)?.has(id));
-  }
-
-  private readonly parsedGeometries = new Map<string, Polygon[]>();
-  regionGeometry(dataset: string, id: string): Polygon[] | undefined {
-    const text = this.regions.geometries.get(dataset)?.get(id);
-    if (text === undefined) return undefined;
-    const key = `${dataset}|${id}`;
-    let polygons = this.parsedGeometries.get(key);
-    if (!polygons) {
-      polygons = parseGeometry(JSON.parse(text));
-      this.parsedGeometries.set(key, polygons);
-    }
-    return polygons;
-  }
-
-  versions(): readonly DatasetVersion[] {
-    return this.loaded;
-  }
-
-  generation(): string {
-    return this.stamp;
-  }
-
-  groupIds(): ReadonlySet<string> {
-    return this.groups;
-  }
-
-  ready(): boolean {
-    return this.loaded.length > 0;
+    return new DuckDbStore(instance, pool, { versions, groups, regions, generation });
   }
 
   async count(query: EventQuery): Promise<number> {

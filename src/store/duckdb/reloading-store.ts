@@ -62,6 +62,10 @@ export class ReloadingStore implements StoreProvider {
     return this.held.store;
   }
 
+  refresh(reason: string): Promise<void> {
+    return identity(this.options.path) === this.seen ? Promise.resolve() : this.reload(reason);
+  }
+
   /** Opens the file again and makes it the current store; a failed open keeps serving the old one. */
   reload(reason: string): Promise<void> {
     this.reloading ??= (async () => {

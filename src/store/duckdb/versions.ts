@@ -3,6 +3,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { EventKind } from '../../domain/kinds.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { addToSets, type RegionCatalog } from '../catalog.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
 async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
@@ -67,20 +68,12 @@ export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
   return new Set(reader.getRowsJS().map((r) => r[0] as string));
 }
 
-export interface RegionCatalog {
-  /** regions member -> region ids some loaded event carries. */
-  ids: Map<string, Set<string>>;
-  /** region dataset -> region id -> GeoJSON geometry text. */
-  geometries: Map<string, Map<string, string>>;
-}
 
 export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCatalog> {
   const ids = new Map<string, Set<string>>();
   const geometries = new Map<string, Map<string, string>>();
   if (await tableExists(c, 'region_ids')) {
-    for (const [member, id] of (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]) {
-      (ids.get(member) ?? ids.set(member, new Set()).get(member)!).add(id);
-    }
+    addToSets(ids, (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]);
   }
   if (await tableExists(c, 'region_geometries')) {
     for (const [dataset, id, geometry] of (await c.runAndReadAll(`SELECT dataset, id, geometry FROM region_geometries`)).getRowsJS() as [string, string, string][]) {

@@ -21,42 +21,14 @@ import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
-
-export interface PublishedVersion {
-  kind: EventKind;
-  datasetId: string;
-  version: string;
-  rows: number;
-}
-
-/** A row the load rejected: where it is and what is wrong (`field: detail`). */
-export interface RowProblem {
-  file: string;
-  line: number;
-  problem: string;
-}
-
-export interface PublishResult {
-  published: PublishedVersion[];
-  /** Rows left out with --skip-invalid (the first ones, in file order). */
-  skipped: RowProblem[];
-  skippedCount: number;
-}
-
-/** The load stopped on invalid rows; nothing of it became visible. */
-export class InvalidRows extends Error {
-  constructor(readonly first: RowProblem, readonly count: number) {
-    super(`${first.file}:${first.line}: ${first.problem}${count > 1 ? ` (and ${count - 1} more invalid rows)` : ''}`);
-  }
-}
-export class LoadRefused extends Error {}
+import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 
 const CHUNK_ROWS = 2048;
 /** The share of the machine's memory a load may use. */
 const WRITER_MEMORY_SHARE = 0.5;
 const BATCH_ROWS = 100_000;
 
-export class DuckDbWriter {
+export class DuckDbWriter implements EngineWriter {
   private pendingIngest: Promise<unknown> = Promise.resolve();
   private stagingTable = 0;
   private staged = false;
@@ -71,9 +43,15 @@ export class DuckDbWriter {
     private readonly ingestConnection: DuckDBConnection,
     private readonly kind: EventKind | undefined,
     private readonly lock: LoadLock,
+    private readonly servingTables: boolean,
   ) {}
 
-  static async open(target: string, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<DuckDbWriter> {
+  /**
+   * `servingTables: false` writes the events alone, without what only serving reads (vessel_events,
+   * the id index): for a file that is only a stage on the way to another engine
+   * (src/store/postgres/writer.ts).
+   */
+  static async open(target: string, kind?: EventKind, onWait?: (holder: LockHolder) => void, servingTables = true): Promise<DuckDbWriter> {
     mkdirSync(dirname(target), { recursive: true });
     const lock = await LoadLock.acquire(target, onWait);
     try {
@@ -81,14 +59,14 @@ export class DuckDbWriter {
       removeStaleWork(target);
       const workPath = `${target}.loading-${process.pid}`;
       if (existsSync(target)) copyFileSync(target, workPath);
-      return await DuckDbWriter.start(target, workPath, lock, kind);
+      return await DuckDbWriter.start(target, workPath, lock, kind, servingTables);
     } catch (e) {
       lock.release();
       throw e;
     }
   }
 
-  private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined): Promise<DuckDbWriter> {
+  private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined, servingTables = true): Promise<DuckDbWriter> {
     // Half the machine's memory, not DuckDB's default 80 %: the sorts of a 10M load (wide rows, then
     // the entries sorted by vessel) otherwise grew past the machine and the kernel killed the load
     // (docs/performance.md). Past the limit DuckDB spills to <working copy>.tmp.
@@ -111,7 +89,7 @@ export class DuckDbWriter {
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, lock);
+    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, lock, servingTables);
   }
 
   /** Creates the staging tables on first use (loads of reference data need none). */
@@ -181,8 +159,15 @@ export class DuckDbWriter {
     this.pendingIngest.catch(() => undefined);
   }
 
-  /** Ingests a file DuckDB reads itself (CSV, Parquet); `rows` yields (line, doc) from a table function. */
-  async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
+  /** Ingests a CSV or Parquet file, which DuckDB reads itself. */
+  ingestFile(fileNo: number, file: string, format: TableFileFormat): Promise<number> {
+    // CSV line numbers count the header line; a value with an embedded newline shifts later ones.
+    if (format === 'csv') return this.ingestTable(fileNo, file, `read_csv(${sqlString(file)}, header = true, all_varchar = true)`, 'row_number() OVER () + 1');
+    return this.ingestTable(fileNo, file, `read_parquet(${sqlString(file)}, file_row_number = true)`, 'file_row_number + 1');
+  }
+
+  /** Ingests rows of a table function; `lineOf` gives each row's line. */
+  private async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
     await this.prepareStaging();
     await this.pendingIngest;
     const source = `(SELECT ${fileNo}::INTEGER AS file_no, ${sqlString(file)} AS file, (${lineOf})::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${tableFunction} t)`;
@@ -236,7 +221,7 @@ export class DuckDbWriter {
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()]);
+      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()], this.servingTables);
       await c.run(
         `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
       );
@@ -245,7 +230,7 @@ export class DuckDbWriter {
       await c.run('ROLLBACK');
       throw e;
     }
-    for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    if (this.servingTables) for (const ddl of CREATE_INDEXES) await c.run(ddl);
     return { published, skipped, skippedCount };
   }
 
@@ -304,7 +289,7 @@ export class DuckDbWriter {
     });
   }
 
-  async upsertPorts(ports: { id: string; name: string | null; flag: string | null; lat: number | null; lon: number | null }[]): Promise<void> {
+  async upsertPorts(ports: Port[]): Promise<void> {
     await this.inTransaction(async (c) => {
       for (const p of ports) await c.run(`DELETE FROM ports WHERE id = ?`, [p.id]);
       await this.insertRows('ports', ports.map((p) => [p.id, p.name, p.flag, p.lat, p.lon]));
@@ -312,7 +297,7 @@ export class DuckDbWriter {
   }
 
   /** Replaces every geometry of one region dataset. */
-  async replaceRegions(dataset: string, regions: { id: string; name: string | null; geometry: string; bbox: [number, number, number, number] }[]): Promise<void> {
+  async replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void> {
     await this.inTransaction(async (c) => {
       await c.run(`DELETE FROM region_geometries WHERE dataset = ?`, [dataset]);
       await this.insertRows('region_geometries', regions.map((r) => [dataset, r.id, r.name, r.geometry, ...r.bbox]));
@@ -397,9 +382,10 @@ export class DuckDbWriter {
  * never carries their text. vessel_events copies the stored entries, sorted by vessel: three times
  * faster on 1M rows than writing them again from the typed rows (docs/performance.md).
  */
-async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[]): Promise<void> {
+async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
     SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows} ORDER BY version_id, start_ts, id))`);
+  if (!servingTables) return;
   await c.run(
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, entry
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,

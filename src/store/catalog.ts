@@ -1,0 +1,67 @@
+// What a store knows of a database when it opens it (dataset versions, vessel group ids, region
+// ids and geometries, the generation), read once per open: every engine fills one, and the
+// normaliser reads it through DatasetCatalog. A load changes the generation, and the store is
+// opened again (src/store/duckdb/reloading-store.ts, src/store/postgres/postgres-stores.ts).
+import { REGION_DATASETS } from '../domain/regions.ts';
+import { parseGeometry, type Polygon } from '../geo/geojson.ts';
+import type { DatasetCatalog, DatasetVersion } from '../query/datasets.ts';
+
+export interface RegionCatalog {
+  /** regions member -> region ids some loaded event carries. */
+  ids: Map<string, Set<string>>;
+  /** region dataset -> region id -> GeoJSON geometry text. */
+  geometries: Map<string, Map<string, string>>;
+}
+
+export interface CatalogContents {
+  versions: DatasetVersion[];
+  groups: ReadonlySet<string>;
+  regions: RegionCatalog;
+  generation: string;
+}
+
+/** Adds rows of (key, id) to a map of sets: how region ids are gathered from any engine. */
+export function addToSets(map: Map<string, Set<string>>, rows: Iterable<readonly [string, string]>): void {
+  for (const [key, id] of rows) (map.get(key) ?? map.set(key, new Set()).get(key)!).add(id);
+}
+
+export class Catalog implements DatasetCatalog {
+  private readonly parsedGeometries = new Map<string, Polygon[]>();
+  constructor(private readonly contents: CatalogContents) {}
+
+  versions(): readonly DatasetVersion[] {
+    return this.contents.versions;
+  }
+
+  groupIds(): ReadonlySet<string> {
+    return this.contents.groups;
+  }
+
+  generation(): string {
+    return this.contents.generation;
+  }
+
+  /** True once at least one dataset is loaded. */
+  ready(): boolean {
+    return this.contents.versions.length > 0;
+  }
+
+  regionKnown(dataset: string, id: string): boolean {
+    const { ids, geometries } = this.contents.regions;
+    const member = REGION_DATASETS[dataset];
+    return Boolean((member && ids.get(member)?.has(id)) || geometries.get(dataset)?.has(id));
+  }
+
+  /** Parsed on first use and kept: a region's geometry is used by request after request. */
+  regionGeometry(dataset: string, id: string): Polygon[] | undefined {
+    const text = this.contents.regions.geometries.get(dataset)?.get(id);
+    if (text === undefined) return undefined;
+    const key = `${dataset}|${id}`;
+    let polygons = this.parsedGeometries.get(key);
+    if (!polygons) {
+      polygons = parseGeometry(JSON.parse(text));
+      this.parsedGeometries.set(key, polygons);
+    }
+    return polygons;
+  }
+}

@@ -1,0 +1,106 @@
+// The engines behind one seam: the rest of the program names a database (a DuckDB file or a
+// PostgreSQL URL) and gets a store provider, a writer, or the catalog's lists from here; nothing
+// outside src/store knows which engine it talks to (eslint.config.mjs keeps it so).
+import { existsSync } from 'node:fs';
+import type { EventKind } from '../domain/kinds.ts';
+import type { DatasetVersion } from '../query/datasets.ts';
+import { DuckDbWriter } from './duckdb/writer.ts';
+import { ReloadingStore, type ReloadLog } from './duckdb/reloading-store.ts';
+import { listRegions as listDuckDbRegions, listVersions as listDuckDbVersions, type ListedRegion } from './duckdb/inspect.ts';
+import { LoadLock, removeStaleWork, type LockHolder } from './duckdb/load-lock.ts';
+import { PostgresStores } from './postgres/postgres-stores.ts';
+import { PostgresWriter } from './postgres/writer.ts';
+import { describeUrl } from './postgres/connection.ts';
+import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
+import type { StoreProvider } from './store.ts';
+import type { DatabaseWriter, EngineWriter } from './writer.ts';
+
+export const ENGINES = ['duckdb', 'postgres'] as const;
+export type EngineName = (typeof ENGINES)[number];
+
+/** Where the data is: a DuckDB file (the default), or a PostgreSQL database. */
+export type Database = { engine: 'duckdb'; path: string } | { engine: 'postgres'; url: string };
+
+export type { LockHolder, ListedRegion, ReloadLog };
+
+/** The database as messages name it (a PostgreSQL URL without its password). */
+export function describeDatabase(db: Database): string {
+  return db.engine === 'duckdb' ? db.path : describeUrl(db.url);
+}
+
+export interface ServingOptions {
+  /** Connections in the pool. */
+  connections?: number;
+  /** 0 disables the limit. */
+  queryTimeoutMs?: number;
+  /** Queries that may wait for a connection; more are refused at once (503). */
+  maxWaiting?: number;
+  /** DuckDB's memory_limit (the DuckDB engine only: PostgreSQL's memory is its server's). */
+  memoryLimit?: string;
+  threads?: number;
+}
+
+/** The stores a server reads, following loads as they land (`watch`). */
+export function openStores(db: Database, options: ServingOptions = {}, log?: ReloadLog, watch = true): Promise<StoreProvider> {
+  if (db.engine === 'duckdb') return ReloadingStore.open({ ...options, path: db.path }, log, watch);
+  const { connections, queryTimeoutMs, maxWaiting } = options;
+  return PostgresStores.open({ url: db.url, connections, queryTimeoutMs, maxWaiting }, log, watch);
+}
+
+function openWriter(db: Database, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<EngineWriter> {
+  return db.engine === 'duckdb' ? DuckDbWriter.open(db.path, kind, onWait) : PostgresWriter.open(db.url, kind, onWait);
+}
+
+/**
+ * Applies one change (a load, reference data, a version drop) atomically, after any other change to
+ * the same database has finished: everything `change` does becomes visible at once, or nothing.
+ */
+export async function editDatabase<T>(db: Database, change: (w: DatabaseWriter) => Promise<T>, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<T> {
+  const writer = await openWriter(db, kind, onWait);
+  try {
+    const result = await change(writer);
+    await writer.commit();
+    return result;
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+}
+
+/** Whether the database holds events already (a DuckDB file exists; PostgreSQL has a version). */
+export async function databaseHoldsData(db: Database): Promise<boolean> {
+  return db.engine === 'duckdb' ? existsSync(db.path) : holdsEvents(db.url);
+}
+
+export function listVersions(db: Database): Promise<DatasetVersion[]> {
+  return db.engine === 'duckdb' ? listDuckDbVersions(db.path) : listPostgresVersions(db.url);
+}
+
+export function listRegions(db: Database, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
+  return db.engine === 'duckdb' ? listDuckDbRegions(db.path, filter) : listPostgresRegions(db.url, filter);
+}
+
+/**
+ * Rewrites a DuckDB database of an older storage layout in this version's, keeping everything it holds;
+ * the old file is replaced only once the new one is complete.
+ */
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; rows: number }> {
+  const { writer, from, rows } = await DuckDbWriter.migrating(dbPath, onWait);
+  try {
+    await writer.commit();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+  return { from, rows };
+}
+
+/** Removes what killed loads left beside the database (every load also does this first). */
+export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ path: string; bytes: number }[]> {
+  const lock = await LoadLock.acquire(dbPath, onWait);
+  try {
+    return removeStaleWork(dbPath);
+  } finally {
+    lock.release();
+  }
+}

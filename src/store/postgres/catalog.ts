@@ -1,0 +1,71 @@
+// Reading the catalog of a PostgreSQL database: loaded dataset versions, vessel group ids, region
+// ids and geometries, the generation the last writer stamped. A database no load has written yet
+// has none of the tables, and reads as empty: the server starts and waits for a first load.
+import type pg from 'pg';
+import type { DatasetVersion } from '../../query/datasets.ts';
+import type { EventKind } from '../../domain/kinds.ts';
+import { addToSets, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { SCHEMA_VERSION } from './schema.ts';
+
+async function tablesPresent(c: pg.ClientBase): Promise<boolean> {
+  return (await c.query(`SELECT to_regclass('dataset_versions') IS NOT NULL AS present`)).rows[0].present as boolean;
+}
+
+const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+export async function readVersions(c: pg.ClientBase): Promise<DatasetVersion[]> {
+  if (!(await tablesPresent(c))) return [];
+  const rows = (await c.query({
+    text: `SELECT version_id, dataset_id, kind, version, to_char(loaded_at, ${ISO}), row_count::float8, to_char(last_updated, ${ISO}),
+                  longest_ms::float8, (extract(epoch FROM earliest_open_start) * 1000)::float8
+             FROM dataset_versions ORDER BY version_id`,
+    rowMode: 'array',
+  })).rows as unknown[][];
+  return rows.map((r) => ({
+    versionId: r[0] as number,
+    datasetId: r[1] as string,
+    kind: r[2] as EventKind,
+    version: r[3] as string,
+    loadedAt: r[4] as string,
+    rowCount: r[5] as number,
+    lastUpdated: (r[6] as string | null) ?? null,
+    reach: { longestMs: r[7] as number | null, earliestOpenStartMs: r[8] as number | null },
+  }));
+}
+
+/** Why this code cannot use the database (another layout), or undefined when it can. */
+export async function schemaProblem(c: pg.ClientBase): Promise<string | undefined> {
+  if ((await c.query(`SELECT to_regclass('meta') IS NOT NULL AS present`)).rows[0].present !== true) return undefined;
+  const row = (await c.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0] as { value: string } | undefined;
+  if (!row || Number(row.value) === SCHEMA_VERSION) return undefined;
+  return `the database has the PostgreSQL layout ${row.value}; this version reads layout ${SCHEMA_VERSION}`;
+}
+
+/** The generation the last writer stamped ('empty' before any). */
+export async function readGeneration(c: pg.ClientBase): Promise<string> {
+  if ((await c.query(`SELECT to_regclass('meta') IS NOT NULL AS present`)).rows[0].present !== true) return 'empty';
+  return ((await c.query(`SELECT value FROM meta WHERE key = 'generation'`)).rows[0] as { value: string } | undefined)?.value ?? 'empty';
+}
+
+/** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
+export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
+  await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+  try {
+    const problem = await schemaProblem(c);
+    if (problem) throw new Error(problem);
+    const generation = await readGeneration(c);
+    const versions = await readVersions(c);
+    const groups = new Set<string>();
+    const regions: RegionCatalog = { ids: new Map(), geometries: new Map() };
+    if (versions.length > 0 || (await tablesPresent(c))) {
+      for (const r of (await c.query({ text: 'SELECT DISTINCT group_id FROM vessel_groups', rowMode: 'array' })).rows) groups.add(r[0] as string);
+      addToSets(regions.ids, (await c.query({ text: 'SELECT member, id FROM region_ids', rowMode: 'array' })).rows as [string, string][]);
+      for (const [dataset, id, geometry] of (await c.query({ text: 'SELECT dataset, id, geometry FROM region_geometries', rowMode: 'array' })).rows as [string, string, string][]) {
+        (regions.geometries.get(dataset) ?? regions.geometries.set(dataset, new Map()).get(dataset)!).set(id, geometry);
+      }
+    }
+    return { versions, groups, regions, generation };
+  } finally {
+    await c.query('COMMIT');
+  }
+}

@@ -1,0 +1,134 @@
+// From a staged DuckDB file to PostgreSQL. A PostgreSQL load stages, validates and types its rows
+// with the DuckDB loader (src/store/duckdb/writer.ts), so every check, every typed column and every
+// stored entry is written once for both engines; the staged events then travel to PostgreSQL as
+// CSV through COPY, a slice of rows at a time so the disk holds one slice of text at most.
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { createReadStream, rmSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { DISTANCE_FIELDS } from '../../domain/record.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EVENT_KINDS } from '../../domain/kinds.ts';
+import { OFFLINE_SETTINGS } from '../duckdb/duckdb-store.ts';
+import { FIELD_COLUMN as DUCKDB_COLUMN } from '../duckdb/render-plan.ts';
+import { EVENT_COLUMNS } from './schema.ts';
+
+/** Rows per CSV slice (about 0.6 GB of text). */
+const SLICE_ROWS = 250_000;
+
+/** A DuckDB list as PostgreSQL's array literal: every element quoted, `"` and `\` escaped. */
+const pgArray = (list: string) => `'{' || array_to_string(list_transform(${list}, x -> '"' || replace(replace(x, '\\', '\\\\'), '"', '\\"') || '"'), ',') || '}'`;
+
+const timestampText = (ts: string) => `strftime(${ts}, '%Y-%m-%d %H:%M:%S.%f')`;
+
+/** The stored record (src/domain/record.ts EventRecord) as JSON, keys in its order. */
+const RECORD_JSON = `to_json(struct_pack(
+  id := id, kind := kind, segId := seg_id, startMs := epoch_ms(start_ts), endMs := epoch_ms(end_ts),
+  lat := lat, lon := lon, lonMin := lon_min, latMin := lat_min, lonMax := lon_max, latMax := lat_max,
+  regions := struct_pack(${REGION_MEMBERS.map((m) => `"${m.member}" := ${m.column}`).join(', ')}),
+  distances := struct_pack(${DISTANCE_FIELDS.map((d) => `"${d.member}" := ${d.source}`).join(', ')}),
+  vessel := struct_pack(id := vessel_id, ssvid := vessel_ssvid, name := vessel_name, flag := vessel_flag, type := vessel_type,
+    gear_type := vessel_gear_type, public_authorizations := vessel_authorizations, next_port := next_port),
+  otherVessel := other_vessel,
+  info := CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN to_json(${k})`).join(' ')} END))::VARCHAR`;
+
+/** Each PostgreSQL column (schema.ts) from the staged DuckDB events. */
+const SOURCE: Record<string, string> = {
+  id: 'id',
+  kind: 'kind',
+  vessel_id: 'vessel_id',
+  start_ts: timestampText('start_ts'),
+  end_ts: timestampText('end_ts'),
+  lat: 'lat',
+  lon: 'lon',
+  ...Object.fromEntries(REGION_MEMBERS.map((m) => [m.column, pgArray(m.column)])),
+  vessel_flag: DUCKDB_COLUMN.vesselFlag,
+  vessel_type: DUCKDB_COLUMN.vesselType,
+  vessel_gear_type: 'vessel_gear_type',
+  next_port_id: DUCKDB_COLUMN.nextPort,
+  next_port_name: 'next_port.name',
+  next_port_flag: 'next_port.flag',
+  port_visit_confidence: DUCKDB_COLUMN.portVisitConfidence,
+  port_visit_anchorage_id: DUCKDB_COLUMN.portVisitAnchorage,
+  encounter_type: DUCKDB_COLUMN.encounterType,
+  gap_intentional_disabling: DUCKDB_COLUMN.gapIntentionalDisabling,
+  record: RECORD_JSON,
+  entry: 'entry',
+};
+
+const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** A dataset version as staged: what PostgreSQL's dataset_versions takes, timestamps as text. */
+export interface StagedVersion {
+  versionId: number;
+  datasetId: string;
+  kind: string;
+  version: string;
+  rowCount: number;
+  lastUpdated: string | null;
+  source: string | null;
+  longestMs: number | null;
+  earliestOpenStart: string | null;
+}
+
+/** A staged DuckDB file, open for reading until closed. */
+export class StagedFile {
+  private constructor(
+    private readonly path: string,
+    private readonly instance: DuckDBInstance,
+    private readonly c: DuckDBConnection,
+  ) {}
+
+  static async open(path: string): Promise<StagedFile> {
+    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
+    const c = await instance.connect();
+    await c.run(`SET TimeZone = 'UTC'`);
+    return new StagedFile(path, instance, c);
+  }
+
+  async versions(): Promise<StagedVersion[]> {
+    const rows = (await this.c.runAndReadAll(
+      `SELECT version_id::INTEGER, dataset_id, kind, version, row_count::DOUBLE, ${timestampText('last_updated')}, source, longest_ms::DOUBLE, ${timestampText('earliest_open_start')}
+         FROM dataset_versions ORDER BY version_id`,
+    )).getRowsJS();
+    return rows.map((r) => ({
+      versionId: r[0] as number, datasetId: r[1] as string, kind: r[2] as string, version: r[3] as string, rowCount: r[4] as number,
+      lastUpdated: r[5] as string | null, source: r[6] as string | null, longestMs: r[7] as number | null, earliestOpenStart: r[8] as string | null,
+    }));
+  }
+
+  /** Every (regions member, region id) the staged events carry. */
+  async regionIds(): Promise<[string, string][]> {
+    return (await this.c.runAndReadAll('SELECT member, id FROM region_ids')).getRowsJS() as [string, string][];
+  }
+
+  /**
+   * Copies every staged event into PostgreSQL's events (on the client's open transaction), each
+   * staged version id replaced by its PostgreSQL one. `onRows` is told the running count.
+   */
+  async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, onRows?: (n: number) => void): Promise<number> {
+    const slice = `${this.path}.slice.csv`;
+    try {
+      const total = Number((await this.c.runAndReadAll('SELECT count(*) FROM events')).getRowsJS()[0]![0]);
+      const version = `CASE version_id ${[...versionIds].map(([staged, id]) => `WHEN ${Number(staged)} THEN ${Number(id)}`).join(' ')} END`;
+      const select = EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? version : SOURCE[name]!)).join(', ');
+      let copied = 0;
+      for (let first = 0; first < total; first += SLICE_ROWS) {
+        await this.c.run(`COPY (SELECT ${select} FROM events WHERE rowid >= ${first} AND rowid < ${first + SLICE_ROWS}) TO ${quote(slice)} (FORMAT csv, HEADER false)`);
+        const copy = client.query(copyFrom(`COPY events (${EVENT_COLUMNS.map(([n]) => n).join(', ')}) FROM STDIN (FORMAT csv)`));
+        await pipeline(createReadStream(slice), copy);
+        copied += Number(copy.rowCount);
+        onRows?.(copied);
+      }
+      return copied;
+    } finally {
+      rmSync(slice, { force: true });
+    }
+  }
+
+  close(): void {
+    this.c.closeSync();
+    this.instance.closeSync();
+  }
+}

@@ -1,0 +1,168 @@
+// The PostgreSQL engine behind the EventStore interface. One pool of connections serves every
+// snapshot of the catalog (postgres-stores.ts opens a new snapshot when a load commits); the
+// server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
+import pg from 'pg';
+import Cursor from 'pg-cursor';
+import type { EventRecord } from '../../domain/record.ts';
+import { Overloaded, QueryTimeout } from '../../query/errors.ts';
+import type { ResolvedDataset } from '../../query/datasets.ts';
+import type { StatsOptionsNormalized } from '../../query/stats.ts';
+import type { EventQuery, ListQuery } from '../../query/types.ts';
+import { Catalog, type CatalogContents } from '../catalog.ts';
+import type { EventStats, EventStore, PageStream } from '../store.ts';
+import { compileSearch, compileWhere } from './compile.ts';
+import { connectionConfig } from './connection.ts';
+import { computeStats } from './stats.ts';
+
+export interface PostgresStoreOptions {
+  url: string;
+  /** Connections in the pool. */
+  connections?: number;
+  /** 0 disables the limit. */
+  queryTimeoutMs?: number;
+  /** Queries that may wait for a connection; more are refused at once (503). */
+  maxWaiting?: number;
+}
+
+/** Rows of a page read per round trip: a chunk, as the DuckDB engine hands them over. */
+const CHUNK_ROWS = 2048;
+/** PostgreSQL's code for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = '57014';
+
+/** The pool and its limits, shared by every snapshot of one server. */
+export class PostgresPool {
+  private closing = false;
+  readonly pool: pg.Pool;
+
+  constructor(private readonly options: PostgresStoreOptions) {
+    const timeout = options.queryTimeoutMs ?? 0;
+    this.pool = new pg.Pool({
+      ...connectionConfig(options.url, timeout > 0 ? { statement_timeout: timeout } : {}),
+      max: options.connections ?? 8,
+      ...(timeout > 0 ? { connectionTimeoutMillis: timeout } : {}),
+    });
+    // An idle connection the server drops (a restart) is an error event, not a crash.
+    this.pool.on('error', () => undefined);
+  }
+
+  /** A connection, or a 503 at once when too many queries wait, or a 504 past the time limit. */
+  async acquire(): Promise<pg.PoolClient> {
+    if (this.closing) throw closingError();
+    if (this.pool.waitingCount >= (this.options.maxWaiting ?? 128)) {
+      throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} queries are waiting for the database; retry in a moment` }]);
+    }
+    try {
+      return await this.pool.connect();
+    } catch (e) {
+      throw this.translate(e);
+    }
+  }
+
+  async use<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    const c = await this.acquire();
+    try {
+      return await work(c).catch((e: unknown) => Promise.reject(this.translate(e)));
+    } finally {
+      c.release();
+    }
+  }
+
+  /** Rows as arrays. */
+  async rows(c: pg.ClientBase, sql: string, params: readonly unknown[]): Promise<unknown[][]> {
+    return (await c.query({ text: sql, values: [...params], rowMode: 'array' })).rows as unknown[][];
+  }
+
+  /** The engine's time limit as the API's 504; anything else unchanged. */
+  translate(e: unknown): unknown {
+    if ((e as { code?: string }).code === QUERY_CANCELED || /timeout exceeded when trying to connect/.test((e as Error).message)) {
+      return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.options.queryTimeoutMs} ms; narrow the filters or raise --query-timeout` }]);
+    }
+    return e;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.pool.end();
+  }
+}
+
+const closingError = () => new Overloaded([{ title: 'Service Unavailable', detail: 'the server is closing; retry in a moment' }]);
+
+export class PostgresStore extends Catalog implements EventStore {
+  constructor(private readonly db: PostgresPool, contents: CatalogContents) {
+    super(contents);
+  }
+
+  count(query: EventQuery): Promise<number> {
+    const where = compileWhere(query);
+    return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
+  }
+
+  async search(query: ListQuery): Promise<PageStream> {
+    const page = compileSearch(query);
+    const c = await this.db.acquire();
+    let cursor: Cursor<unknown[]>;
+    let first: string[];
+    try {
+      cursor = c.query(new Cursor<unknown[]>(page.sql, page.params, { rowMode: 'array' }));
+      first = (await cursor.read(CHUNK_ROWS)).map((r) => r[0] as string);
+    } catch (e) {
+      c.release();
+      throw this.db.translate(e);
+    }
+    return cursorPage(first, cursor, this.db, () => c.release());
+  }
+
+  stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
+    return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options));
+  }
+
+  async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
+    return (await this.byId(dataset, id, 'entry')) as string | undefined;
+  }
+
+  async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
+    // Read as text: pg would parse json itself, and the record is kept exactly as written.
+    const text = (await this.byId(dataset, id, 'record::text')) as string | undefined;
+    return text === undefined ? undefined : (JSON.parse(text) as EventRecord);
+  }
+
+  private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown> {
+    return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE id = $1 AND version_id = $2`, [id, dataset.resolved.versionId]))[0]?.[0]);
+  }
+
+  /** The pool belongs to the provider (postgres-stores.ts), which closes it once. */
+  async close(): Promise<void> {}
+}
+
+/** The page's chunks, the first already read; the connection goes back once, however reading ends. */
+function cursorPage(first: string[], cursor: Cursor<unknown[]>, db: PostgresPool, release: () => void): PageStream {
+  let released = false;
+  let started = false;
+  const finish = async () => {
+    if (released) return;
+    released = true;
+    await cursor.close().catch(() => undefined);
+    release();
+  };
+  return {
+    async *[Symbol.asyncIterator]() {
+      started = true;
+      try {
+        let chunk = first;
+        while (chunk.length > 0) {
+          yield chunk;
+          if (chunk.length < CHUNK_ROWS) break;
+          chunk = (await cursor.read(CHUNK_ROWS).catch((e: unknown) => Promise.reject(db.translate(e)))).map((r) => r[0] as string);
+        }
+      } finally {
+        await finish();
+      }
+    },
+    async discard() {
+      if (started) return;
+      started = true;
+      await finish();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+// PostgreSQL schema (docs/performance.md, "The PostgreSQL engine"). One events table: the columns
+// filters read, typed and in the "C" collation (so ids, flags and region ids sort byte by byte,
+// as DuckDB sorts them and the pages' tie-break needs); the point as PostGIS geometry, from the
+// stored lon/lat; the entry as the client receives it in the `gfw` wire format, written once by
+// the loader; the stored record as JSON for `raw=true`. It distributes unchanged on Citus with
+// vessel_id as the distribution column (docs/deploy.md): no unique key spans other columns.
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import type { Field } from '../../query/plan.ts';
+
+/** 1: the first layout. A database of another layout is refused (src/store/postgres/catalog.ts). */
+export const SCHEMA_VERSION = 1;
+
+const TEXT = 'text COLLATE "C"';
+
+/** Event columns in table (and COPY) order, with their types. */
+export const EVENT_COLUMNS: readonly (readonly [string, string])[] = [
+  ['version_id', 'smallint NOT NULL'],
+  ['id', `${TEXT} NOT NULL`],
+  ['kind', `${TEXT} NOT NULL`],
+  ['vessel_id', `${TEXT} NOT NULL`],
+  ['start_ts', 'timestamp NOT NULL'],
+  ['end_ts', 'timestamp'],
+  ['lat', 'double precision NOT NULL'],
+  ['lon', 'double precision NOT NULL'],
+  ...REGION_MEMBERS.map((m) => [m.column, 'text[] COLLATE "C" NOT NULL'] as const),
+  ['vessel_flag', TEXT],
+  ['vessel_type', TEXT],
+  ['vessel_gear_type', TEXT],
+  ['next_port_id', TEXT],
+  ['next_port_name', 'text'],
+  ['next_port_flag', 'text'],
+  ['port_visit_confidence', 'integer'],
+  ['port_visit_anchorage_id', TEXT],
+  ['encounter_type', TEXT],
+  ['gap_intentional_disabling', 'boolean'],
+  // json, not jsonb: read back whole, never searched, and jsonb refuses the \u0000 a name may hold.
+  ['record', 'json NOT NULL'],
+  ['entry', 'text NOT NULL'],
+];
+
+/** The column holding each field of the filter plan. */
+export const FIELD_COLUMN: Readonly<Record<Field, string>> = {
+  version: 'version_id',
+  id: 'id',
+  vessel: 'vessel_id',
+  kind: 'kind',
+  vesselFlag: 'vessel_flag',
+  vesselType: 'vessel_type',
+  nextPort: 'next_port_id',
+  portVisitConfidence: 'port_visit_confidence',
+  portVisitAnchorage: 'port_visit_anchorage_id',
+  encounterType: 'encounter_type',
+  gapIntentionalDisabling: 'gap_intentional_disabling',
+  start: 'start_ts',
+  end: 'end_ts',
+};
+
+export const CREATE_SCHEMA = [
+  'CREATE EXTENSION IF NOT EXISTS postgis',
+  'CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)',
+  `CREATE TABLE IF NOT EXISTS dataset_versions (
+     version_id smallint PRIMARY KEY, dataset_id text NOT NULL, kind text NOT NULL, version text NOT NULL,
+     loaded_at timestamp NOT NULL, row_count bigint NOT NULL, last_updated timestamp, source text,
+     longest_ms bigint, earliest_open_start timestamp, UNIQUE (kind, version))`,
+  `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')},
+     position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED)`,
+  `CREATE TABLE IF NOT EXISTS vessel_groups (group_id ${TEXT} NOT NULL, vessel_id ${TEXT} NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
+  `CREATE TABLE IF NOT EXISTS ports (id ${TEXT} PRIMARY KEY, name text, flag text, lat double precision, lon double precision)`,
+  `CREATE TABLE IF NOT EXISTS region_ids (member text NOT NULL, id ${TEXT} NOT NULL, PRIMARY KEY (member, id))`,
+  `CREATE TABLE IF NOT EXISTS region_geometries (
+     dataset text NOT NULL, id ${TEXT} NOT NULL, name text, geometry text NOT NULL,
+     min_lon double precision NOT NULL, min_lat double precision NOT NULL, max_lon double precision NOT NULL, max_lat double precision NOT NULL,
+     PRIMARY KEY (dataset, id))`,
+  // A lookup by id, a vessel's history and a time window each read an index, never the table;
+  // region filters read a GIN index of the layer's ids, polygons the GiST index of the points.
+  'CREATE INDEX IF NOT EXISTS events_id ON events (id)',
+  'CREATE INDEX IF NOT EXISTS events_vessel_start ON events (vessel_id, start_ts)',
+  'CREATE INDEX IF NOT EXISTS events_version_start ON events (version_id, start_ts, id)',
+  ...REGION_MEMBERS.map((m) => `CREATE INDEX IF NOT EXISTS events_${m.column} ON events USING gin (${m.column})`),
+  'CREATE INDEX IF NOT EXISTS events_position ON events USING gist (position)',
+];

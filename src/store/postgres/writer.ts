@@ -1,0 +1,171 @@
+// The PostgreSQL writer. Everything one writer does runs in one transaction, so a load becomes
+// visible on commit, all at once, or never (a failed or killed load is rolled back by the server).
+// One writer at a time: it holds a session advisory lock, and a second one waits for it. Events
+// are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
+// copied in; the reference data is written directly.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
+import { DuckDbWriter } from '../duckdb/writer.ts';
+import type { LockHolder } from '../duckdb/load-lock.ts';
+import { LoadRefused, type EngineWriter, type Port, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
+import { StagedFile } from './copy-events.ts';
+import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
+import { readVersions, schemaProblem } from './catalog.ts';
+import { connectionConfig } from './connection.ts';
+
+/** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
+const WRITER_LOCK = 0x76657373656c;
+
+export class PostgresWriter implements EngineWriter {
+  private staging: { dir: string; writer: DuckDbWriter } | undefined;
+  private copiedEvents = false;
+  private finished = false;
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly kind: EventKind | undefined,
+  ) {}
+
+  static async open(url: string, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<PostgresWriter> {
+    const client = new pg.Client(connectionConfig(url));
+    await client.connect();
+    try {
+      await takeWriterLock(client, onWait);
+      // Held by this writer alone, so creating the schema never races another writer.
+      for (const ddl of CREATE_SCHEMA) await client.query(ddl);
+      const problem = await schemaProblem(client);
+      if (problem) throw new LoadRefused(problem);
+      await client.query(`INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
+      await client.query('BEGIN');
+      return new PostgresWriter(client, kind);
+    } catch (e) {
+      await client.end();
+      throw e;
+    }
+  }
+
+  private async stage(): Promise<DuckDbWriter> {
+    if (!this.staging) {
+      const dir = mkdtempSync(join(tmpdir(), 'vessel-events-stage-'));
+      this.staging = { dir, writer: await DuckDbWriter.open(join(dir, 'staged.duckdb'), this.kind, undefined, false) };
+    }
+    return this.staging.writer;
+  }
+
+  async stageDocuments(fileNo: number, file: string, rows: AsyncIterable<{ line: number; doc: string }> | Iterable<{ line: number; doc: string }>, onRow?: (n: number) => void): Promise<number> {
+    return (await this.stage()).stageDocuments(fileNo, file, rows, onRow);
+  }
+
+  async ingestFile(fileNo: number, file: string, format: TableFileFormat): Promise<number> {
+    return (await this.stage()).ingestFile(fileNo, file, format);
+  }
+
+  async publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult> {
+    const stage = await this.stage();
+    // Validated and written in the staged file (which has no versions, so the names are checked here).
+    const result = await stage.publish(options);
+    await stage.commit();
+    const staged = await StagedFile.open(join(this.staging!.dir, 'staged.duckdb'));
+    try {
+      const existing = await readVersions(this.client);
+      let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
+      const ids = new Map<number, number>();
+      for (const v of await staged.versions()) {
+        if (existing.some((e) => e.kind === v.kind && e.version === v.version)) {
+          throw new LoadRefused(`${DATASET_ID_BY_KIND[v.kind as EventKind]} already has a version "${v.version}"; choose another with --version`);
+        }
+        ids.set(v.versionId, nextId);
+        await this.client.query(
+          `INSERT INTO dataset_versions VALUES ($1, $2, $3, $4, now() AT TIME ZONE 'UTC', $5, $6, $7, $8, $9)`,
+          [nextId++, v.datasetId, v.kind, v.version, v.rowCount, v.lastUpdated, v.source, v.longestMs, v.earliestOpenStart],
+        );
+      }
+      await staged.copyEvents(this.client, ids);
+      this.copiedEvents = true;
+      const regionIds = await staged.regionIds();
+      await this.client.query(
+        `INSERT INTO region_ids SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+        [regionIds.map((r) => r[0]), regionIds.map((r) => r[1])],
+      );
+      return result;
+    } finally {
+      staged.close();
+    }
+  }
+
+  async replaceGroups(members: { groupId: string; vesselId: string }[]): Promise<void> {
+    const groups = [...new Set(members.map((m) => m.groupId))];
+    await this.client.query('DELETE FROM vessel_groups WHERE group_id = ANY($1::text[])', [groups]);
+    await this.client.query(
+      'INSERT INTO vessel_groups SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING',
+      [members.map((m) => m.groupId), members.map((m) => m.vesselId)],
+    );
+  }
+
+  async upsertPorts(ports: Port[]): Promise<void> {
+    // The last of several rows with one id wins, as it does in DuckDB.
+    const last = [...new Map(ports.map((p) => [p.id, p])).values()];
+    await this.client.query(
+      `INSERT INTO ports SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::float8[])
+         ON CONFLICT (id) DO UPDATE SET name = excluded.name, flag = excluded.flag, lat = excluded.lat, lon = excluded.lon`,
+      [last.map((p) => p.id), last.map((p) => p.name), last.map((p) => p.flag), last.map((p) => p.lat), last.map((p) => p.lon)],
+    );
+  }
+
+  async replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void> {
+    await this.client.query('DELETE FROM region_geometries WHERE dataset = $1', [dataset]);
+    await this.client.query(
+      `INSERT INTO region_geometries SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[])`,
+      [dataset, ...[(r: RegionGeometry) => r.id, (r: RegionGeometry) => r.name, (r: RegionGeometry) => r.geometry].map((f) => regions.map(f)), ...[0, 1, 2, 3].map((i) => regions.map((r) => r.bbox[i]))],
+    );
+  }
+
+  async dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number> {
+    const found = (await readVersions(this.client)).find((v) => v.kind === kind && v.version === version);
+    if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
+    await this.client.query('DELETE FROM events WHERE version_id = $1', [found.versionId]);
+    await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
+    return found.rowCount;
+  }
+
+  /** Stamps a new generation (running servers see it and read the catalog again) and commits. */
+  async commit(): Promise<void> {
+    await this.client.query(`INSERT INTO meta VALUES ('generation', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [randomUUID()]);
+    await this.client.query('COMMIT');
+    // The planner's statistics, for the rows just made visible.
+    if (this.copiedEvents) await this.client.query('ANALYZE events');
+    await this.finish();
+  }
+
+  async abandon(): Promise<void> {
+    await this.client.query('ROLLBACK').catch(() => undefined);
+    if (this.staging) await this.staging.writer.abandon().catch(() => undefined);
+    await this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    if (this.finished) return;
+    this.finished = true;
+    if (this.staging) rmSync(this.staging.dir, { recursive: true, force: true });
+    // Ending the session releases the advisory lock.
+    await this.client.end();
+  }
+}
+
+/** Takes the writer lock, telling `onWait` (once) who holds it when another writer does. */
+async function takeWriterLock(client: pg.Client, onWait?: (holder: LockHolder) => void): Promise<void> {
+  const taken = (await client.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [WRITER_LOCK])).rows[0].taken as boolean;
+  if (taken) return;
+  const holder = (await client.query(
+    `SELECT a.pid, to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS started
+       FROM pg_locks l JOIN pg_stat_activity a USING (pid)
+      WHERE l.locktype = 'advisory' AND l.granted AND ((l.classid::bigint << 32) | l.objid::bigint) = $1::bigint`,
+    [WRITER_LOCK],
+  )).rows[0] as { pid: number; started: string } | undefined;
+  onWait?.({ pid: holder?.pid ?? 0, startedAt: holder?.started ?? 'unknown' });
+  await client.query('SELECT pg_advisory_lock($1::bigint)', [WRITER_LOCK]);
+}
