@@ -17,7 +17,6 @@ const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [
       ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts') && !DUCKDB_ONLY.has(f)).map((f) => join(root, 'api', f)),
-      join(root, 'integration', 'postgres.test.ts'),
     ];
 
 const missing = postgresMissing();

@@ -39,6 +39,8 @@ export class PostgresPool {
     this.pool = new pg.Pool({
       ...connectionConfig(options.url, timeout > 0 ? { statement_timeout: timeout } : {}),
       max: options.connections ?? 8,
+      // Idle connections do not hold the process open (a server holds it by listening).
+      allowExitOnIdle: true,
       ...(timeout > 0 ? { connectionTimeoutMillis: timeout } : {}),
     });
     // An idle connection the server drops (a restart) is an error event, not a crash.
@@ -49,7 +51,7 @@ export class PostgresPool {
   async acquire(): Promise<pg.PoolClient> {
     if (this.closing) throw closingError();
     if (this.pool.waitingCount >= (this.options.maxWaiting ?? 128)) {
-      throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} queries are waiting for the database; retry in a moment` }]);
+      throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} queries are waiting for the engine; retry in a moment` }]);
     }
     try {
       return await this.pool.connect();
@@ -74,7 +76,8 @@ export class PostgresPool {
 
   /** The engine's time limit as the API's 504; anything else unchanged. */
   translate(e: unknown): unknown {
-    if ((e as { code?: string }).code === QUERY_CANCELED || /timeout exceeded when trying to connect/.test((e as Error).message)) {
+    // pg's words for a wait for a pooled connection, or a new one, past connectionTimeoutMillis.
+    if ((e as { code?: string }).code === QUERY_CANCELED || /timeout exceeded when trying to connect|due to connection timeout/.test((e as Error).message)) {
       return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.options.queryTimeoutMs} ms; narrow the filters or raise --query-timeout` }]);
     }
     return e;
@@ -89,8 +92,15 @@ export class PostgresPool {
 const closingError = () => new Overloaded([{ title: 'Service Unavailable', detail: 'the server is closing; retry in a moment' }]);
 
 export class PostgresStore extends Catalog implements EventStore {
-  constructor(private readonly db: PostgresPool, contents: CatalogContents) {
+  private closed = false;
+  constructor(private readonly pool: PostgresPool, contents: CatalogContents) {
     super(contents);
+  }
+
+  /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
+  private get db(): PostgresPool {
+    if (this.closed) throw closingError();
+    return this.pool;
   }
 
   count(query: EventQuery): Promise<number> {
@@ -100,7 +110,8 @@ export class PostgresStore extends Catalog implements EventStore {
 
   async search(query: ListQuery): Promise<PageStream> {
     const page = compileSearch(query);
-    const c = await this.db.acquire();
+    const db = this.db;
+    const c = await db.acquire();
     let cursor: Cursor<unknown[]>;
     let first: string[];
     try {
@@ -108,9 +119,9 @@ export class PostgresStore extends Catalog implements EventStore {
       first = (await cursor.read(CHUNK_ROWS)).map((r) => r[0] as string);
     } catch (e) {
       c.release();
-      throw this.db.translate(e);
+      throw db.translate(e);
     }
-    return cursorPage(first, cursor, this.db, () => c.release());
+    return cursorPage(first, cursor, db, () => c.release());
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
@@ -131,8 +142,10 @@ export class PostgresStore extends Catalog implements EventStore {
     return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE id = $1 AND version_id = $2`, [id, dataset.resolved.versionId]))[0]?.[0]);
   }
 
-  /** The pool belongs to the provider (postgres-stores.ts), which closes it once. */
-  async close(): Promise<void> {}
+  /** Refuses further work; the pool belongs to the provider (postgres-stores.ts), which ends it. */
+  async close(): Promise<void> {
+    this.closed = true;
+  }
 }
 
 /** The page's chunks, the first already read; the connection goes back once, however reading ends. */
