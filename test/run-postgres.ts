@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { postgresMissing, startCluster } from './helpers/postgres.ts';
 
-/** Suites tied to DuckDB's own machinery (its pool's lanes and interrupts), run on DuckDB only. */
+/** API suites tied to DuckDB's own machinery, run on DuckDB only (none today). */
 const DUCKDB_ONLY = new Set<string>([]);
 
 const root = import.meta.dirname;
@@ -17,6 +17,7 @@ const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [
       ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts') && !DUCKDB_ONLY.has(f)).map((f) => join(root, 'api', f)),
+      join(root, 'integration', 'postgres-engine.test.ts'),
     ];
 
 const missing = postgresMissing();

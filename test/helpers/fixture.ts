@@ -145,7 +145,8 @@ async function admin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
 
 const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
-async function newPostgresDatabase(template?: string): Promise<Database> {
+/** A new, empty PostgreSQL database of the run's cluster (or a copy of a template). */
+export async function newPostgresDatabase(template?: string): Promise<Database & { engine: 'postgres' }> {
   const name = uniqueName('test');
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return { engine: 'postgres', url: urlOf(name) };

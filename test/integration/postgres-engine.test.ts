@@ -1,0 +1,138 @@
+// The PostgreSQL engine's versions semantics and commands, through the command line as a user runs
+// them: a load is validated in full and lands in one transaction, a failed or killed load leaves
+// nothing visible, two loads at once both land, a running server sees a new version without a
+// restart, and every data command takes --engine postgres --database-url. Runs under
+// test/run-postgres.ts, which starts the cluster (the DuckDB run reports it skipped).
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { generateDemoRows } from '../../src/data/demo/generate.ts';
+import { openStores } from '../../src/store/engines.ts';
+import { newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
+import { BIN } from '../helpers/server.ts';
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), 'vessel-events-pg-loads-'));
+const cli = (args: string[]) => run(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' } });
+const engine = (url: string) => ['--engine', 'postgres', '--database-url', url];
+
+function writeRows(name: string, events: number, seed: number, idPrefix = ''): string {
+  const path = join(dir, name);
+  const rows = [...generateDemoRows({ events, seed })].map((r) => JSON.stringify({ ...r, event_id: `${idPrefix}${r['event_id']}` }));
+  writeFileSync(path, `${rows.join('\n')}\n`);
+  return path;
+}
+
+async function query(url: string, sql: string): Promise<unknown[][]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query({ text: sql, rowMode: 'array' })).rows as unknown[][];
+  } finally {
+    await c.end();
+  }
+}
+const eventCount = async (url: string) => Number((await query(url, 'SELECT count(*) FROM events'))[0]![0]);
+
+describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm test runs it)' }, () => {
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('load, versions list and drop; a version that exists and invalid rows are refused, leaving nothing', async () => {
+    const { url } = await newPostgresDatabase();
+    const file = writeRows('first.ndjson', 2000, 1);
+    const loaded = await cli(['load', ...engine(url), '--version', 'v1', file]);
+    assert.match(loaded.stdout, /^public-global-fishing-events:v1\t\d+ entries$/m);
+    const rows = await eventCount(url);
+    assert.ok(rows >= 2000);
+
+    await assert.rejects(cli(['load', ...engine(url), '--version', 'v1', file]), (e: { stderr: string }) => /already has a version "v1"[\s\S]*nothing was loaded/.test(e.stderr));
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${JSON.stringify({ ...[...generateDemoRows({ events: 5, seed: 2 })][0], event_id: 'ok-1' })}\n{"event_id": "x", "event_type": "fishing"}\n`);
+    await assert.rejects(cli(['load', ...engine(url), '--version', 'v2', bad]), (e: { stderr: string }) => /bad\.ndjson:2: entity_id: is required[\s\S]*nothing was loaded/.test(e.stderr));
+    assert.equal(await eventCount(url), rows);
+
+    const listed = (await cli(['versions', 'list', ...engine(url)])).stdout;
+    assert.match(listed, /^public-global-fishing-events:v1\t\d+ entries\tloaded \d{4}-/m);
+    assert.doesNotMatch(listed, /:v2\t/);
+    const dropped = await cli(['versions', 'drop', ...engine(url), 'public-global-gaps-events:v1']);
+    assert.match(dropped.stdout, /dropped public-global-gaps-events:v1 \(\d+ entries\)/);
+    assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /gaps-events:v1/);
+    assert.equal(Number((await query(url, `SELECT count(*) FROM events WHERE kind = 'gap'`))[0]![0]), 0);
+  });
+
+  test('a running server sees a new version without a restart, and a dropped one goes', async () => {
+    const { url } = await newPostgresDatabase();
+    const stores = await openStores({ engine: 'postgres', url });
+    try {
+      assert.equal(stores.current().ready(), false, 'an empty database is served, not ready');
+      await cli(['load', ...engine(url), '--version', 'v1', writeRows('live.ndjson', 500, 3)]);
+      const seen = async (want: (n: number) => boolean) => {
+        for (let i = 0; i < 50 && !want(stores.current().versions().length); i++) await new Promise((r) => setTimeout(r, 100));
+        return stores.current().versions().length;
+      };
+      const versions = await seen((n) => n > 0);
+      assert.ok(versions > 0, 'the load never became visible to the running server');
+      await cli(['versions', 'drop', ...engine(url), 'public-global-fishing-events:v1']);
+      assert.equal(await seen((n) => n < versions), versions - 1);
+    } finally {
+      await stores.close();
+    }
+  });
+
+  test('two loads at once both land: the second waits for the first, and says so', async () => {
+    const { url } = await newPostgresDatabase();
+    const [a, b] = [writeRows('a.ndjson', 2000, 4, 'a'), writeRows('b.ndjson', 2000, 5, 'b')];
+    const [first, second] = await Promise.all([cli(['load', ...engine(url), '--version', 'vA', a]), cli(['load', ...engine(url), '--version', 'vB', b])]);
+    assert.match(first.stdout + second.stdout, /fishing-events:vA\t/);
+    assert.match(first.stdout + second.stdout, /fishing-events:vB\t/);
+    assert.match(first.stderr + second.stderr, /waiting for the load by process \d+/);
+    const versions = (await cli(['versions', 'list', ...engine(url)])).stdout;
+    assert.match(versions, /fishing-events:vA\t/);
+    assert.match(versions, /fishing-events:vB\t/);
+  });
+
+  test('a killed load leaves nothing visible, and the next load goes ahead', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('small.ndjson', 300, 6, 's')]);
+    const before = await eventCount(url);
+    const load = spawn(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v2', writeRows('big.ndjson', 30_000, 7, 'k')], { env: { ...process.env, CI: 'true' } });
+    // Killed while its rows are being copied in, the moment a partial load could be seen.
+    let copying = false;
+    for (let i = 0; i < 1200 && !copying; i++) {
+      copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND query LIKE 'COPY events%'`)).length > 0;
+      if (!copying) await new Promise((r) => setTimeout(r, 25));
+    }
+    load.kill('SIGKILL');
+    await new Promise((r) => load.on('exit', r));
+    assert.ok(copying, 'the load was never seen copying');
+    assert.equal(await eventCount(url), before);
+    assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
+    const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after.ndjson', 300, 8, 't')]);
+    assert.match(next.stdout, /fishing-events:v3\t/);
+  });
+
+  test('demo, groups, ports and regions take --engine postgres too', async () => {
+    const { url } = await newPostgresDatabase();
+    const demo = await cli(['demo', ...engine(url), '--events', '1500', '--seed', '2']);
+    assert.match(demo.stdout, /^public-global-fishing-events:v\d{8}\t\d+ entries$/m);
+    await assert.rejects(cli(['demo', ...engine(url), '--events', '100']), (e: { stderr: string }) => /holds events already/.test(e.stderr));
+    const regions = (await cli(['regions', 'list', ...engine(url), '--dataset', 'public-eez-areas'])).stdout;
+    assert.match(regions, /^public-eez-areas\t\d+\t\S/m);
+    writeFileSync(join(dir, 'groups.csv'), 'group_id,vessel_id\nmy-fleet,v-1\nmy-fleet,v-2\n');
+    assert.match((await cli(['groups', 'load', ...engine(url), join(dir, 'groups.csv')])).stdout, /loaded 1 groups \(2 members\)/);
+    writeFileSync(join(dir, 'ports.csv'), 'id,name,flag,lat,lon\nPORT-X,Port X,ESP,43.1,-8.2\n');
+    assert.match((await cli(['ports', 'load', ...engine(url), join(dir, 'ports.csv')])).stdout, /loaded 1 ports/);
+    assert.deepEqual(await query(url, `SELECT name, flag FROM ports WHERE id = 'PORT-X'`), [['Port X', 'ESP']]);
+  });
+
+  test('a wrong engine or URL is a clear error', async () => {
+    await assert.rejects(cli(['versions', 'list', '--engine', 'postgres']), (e: { stderr: string }) => /--engine postgres needs --database-url \(or DATABASE_URL\)/.test(e.stderr));
+    await assert.rejects(cli(['versions', 'list', '--engine', 'mysql']), (e: { stderr: string }) => /--engine \(VESSEL_EVENTS_ENGINE\) must be one of duckdb, postgres/.test(e.stderr));
+    await assert.rejects(cli(['versions', 'list', '--database-url', 'postgres://x@127.0.0.1/y']), (e: { stderr: string }) => /add --engine postgres/.test(e.stderr));
+  });
+});
