@@ -1,10 +1,12 @@
-// The benchmark: npm run bench -- [--events N] [--seed S] [--quick]
+// The benchmark: npm run bench -- [--events N] [--seed S] [--quick] [--engine postgres]
 // Builds (or reuses, keyed by size and seed) a demo database, starts the real server, and runs a
 // fixed workload whose classes each draw many parameter values from the data. For each class:
 // p50/p95/p99 latency with one client, requests per second with 8 concurrent clients
 // (autocannon), and the same queries on the bare engine (DuckDB, no HTTP, no JSON) for the
 // service's overhead ratio. The big page reports entries per second and the server's peak memory.
 // Writes bench/results/<date>-<events>.json and .md. --quick proves it works (CI), measures little.
+// --engine postgres serves the same demo data from PostgreSQL (a cluster of the benchmark's own in
+// bench/cache, loaded by the project's loader), and the bare engine is the same store's SQL there.
 import autocannon from 'autocannon';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
@@ -15,12 +17,14 @@ import { demoDatabase, log, rssMiB, startServer } from './server.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
-import { DuckDbStore } from '../src/store/duckdb/duckdb-store.ts';
+import { openStores, type Database } from '../src/store/engines.ts';
+import type { EventStore } from '../src/store/store.ts';
 import { readBody, readQueryString, validateAgainst } from '../src/http/request-reader.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
 
-const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' }, engine: { type: 'string', default: 'duckdb' } } });
+if (args.engine !== 'duckdb' && args.engine !== 'postgres') throw new Error('--engine must be duckdb or postgres');
 const quick = args.quick!;
 let events = Number(args.events ?? (quick ? 20_000 : 2_000_000));
 const seed = Number(args.seed);
@@ -62,7 +66,7 @@ interface Request {
   path: string;
   body?: Record<string, unknown>;
 }
-type Engine = (store: DuckDbStore, access: { canRead: () => boolean }) => Promise<void>;
+type Engine = (store: EventStore, access: { canRead: () => boolean }) => Promise<void>;
 interface WorkloadClass {
   name: string;
   make(): Request;
@@ -120,8 +124,13 @@ function engineOf(req: Request): Engine {
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
+// The database served: the DuckDB file, or the same demo data in PostgreSQL.
+const served: { database: Database; stop(): void } = args.engine === 'postgres'
+  ? await (await import('./postgres-engine.ts')).postgresDemoDatabase(events, seed)
+  : { database: { engine: 'duckdb', path: dbPath }, stop: () => {} };
 // The real server, on a free port, with a token for the benchmark.
-const { base, secret, pid: serverPid, stop: stopServer } = await startServer(dbPath, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
+const databaseArgs = served.database.engine === 'duckdb' ? ['--db', served.database.path] : ['--engine', 'postgres', '--database-url', served.database.url];
+const { base, secret, pid: serverPid, stop: stopServer } = await startServer(databaseArgs, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
 const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
 const send = async (req: Request, extraHeaders: Record<string, string> = {}) => {
   const res = await fetch(`${base}${req.path}`, { method: req.method, headers: { ...headers, ...extraHeaders }, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
@@ -133,7 +142,8 @@ const send = async (req: Request, extraHeaders: Record<string, string> = {}) => 
 try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const idleMiB = rssMiB(serverPid, 'VmRSS');
-  const store = await DuckDbStore.open({ path: dbPath });
+  const stores = await openStores(served.database, {}, undefined, false);
+  const store = stores.current();
   const access = { canRead: () => true };
   const rows: Record<string, unknown>[] = [];
   for (const cls of classes.filter((c) => selected(c.name))) {
@@ -165,7 +175,7 @@ try {
     });
     log(`${cls.name}: p50 ${round(p50)} ms, engine ${round(enginePercentile)} ms, ${round(result.requests.average, 0)} req/s with 8 clients`);
   }
-  await store.close();
+  await stores.close();
 
   // The big page, streamed: entries per second and the server's peak memory.
   const big: number[] = [];
@@ -181,11 +191,11 @@ try {
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30, 0), node: process.version },
-    events, seed, quick, samplesPerClass: SAMPLES, concurrentSeconds: CONCURRENT_SECONDS,
+    engine: args.engine, events, seed, quick, samplesPerClass: SAMPLES, concurrentSeconds: CONCURRENT_SECONDS,
     serverIdleMiB: idleMiB, classes: rows, bigPage,
   };
   const table = [
-    `Benchmark ${result.date.slice(0, 10)}, ${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, ${SAMPLES} requests per class${quick ? ' (quick mode: figures not meaningful)' : ''}`,
+    `Benchmark ${result.date.slice(0, 10)}, ${args.engine === 'postgres' ? 'PostgreSQL engine, ' : ''}${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, ${SAMPLES} requests per class${quick ? ' (quick mode: figures not meaningful)' : ''}`,
     '',
     '| class | p50 ms | p95 ms | p99 ms | req/s, 8 clients | engine p50 ms | service / engine |',
     '|---|---|---|---|---|---|---|',
@@ -197,11 +207,12 @@ try {
   if (!args.only) {
     const outDir = join(import.meta.dirname, 'results');
     mkdirSync(outDir, { recursive: true });
-    const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${quick ? '-quick' : ''}`);
+    const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${args.engine === 'postgres' ? '-postgres' : ''}${quick ? '-quick' : ''}`);
     writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(`${stem}.md`, `${table}\n`);
     log(`written ${stem}.json and .md`);
   }
 } finally {
   stopServer();
+  served.stop();
 }

@@ -31,12 +31,12 @@ export interface RunningServer {
   stop(): void;
 }
 
-/** `vessel-events serve` on the database, with a fresh token named after the tool. */
-export async function startServer(dbPath: string, tool: string, extraArgs: string[] = []): Promise<RunningServer> {
+/** `vessel-events serve` on the database (a DuckDB file, or the arguments naming one), with a fresh token named after the tool. */
+export async function startServer(database: string | string[], tool: string, extraArgs: string[] = []): Promise<RunningServer> {
   const tokens = new TokenFile(join(CACHE_DIR, `${tool}-tokens.json`));
   tokens.revoke(tool);
   const secret = tokens.create(tool, ['public-*']);
-  const server = spawn(process.execPath, [BIN, 'serve', '--db', dbPath, '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const server = spawn(process.execPath, [BIN, 'serve', ...(typeof database === 'string' ? ['--db', database] : database), '--port', '0', '--tokens', tokens.path, '--log-level', 'warn', ...extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
   const base = await new Promise<string>((resolve, reject) => {
     let out = '';
     server.stdout!.on('data', (d: Buffer) => {

@@ -1,8 +1,8 @@
 // A PostgreSQL cluster of the tests' own, in a temporary directory on a free port, started and
-// stopped by test/run-postgres.ts (no system service needed). initdb refuses to run as root, so
+// stopped by test/run-postgres.ts (no system service needed); the benchmark keeps one in bench/cache. initdb refuses to run as root, so
 // as root the cluster runs as the `postgres` user Debian's package creates.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,18 +41,27 @@ export interface Cluster {
   stop(): void;
 }
 
-/** Starts a new cluster (fsync off: it lives as long as the tests). */
-export async function startCluster(): Promise<Cluster> {
+/**
+ * Starts a cluster (fsync off: it is rebuilt if lost): a new one in a temporary directory that
+ * stop() removes, or, given `dir`, the one there (made on first use and kept: the benchmark's).
+ * `settings` are further server settings (`name=value`).
+ */
+export async function startCluster(options: { dir?: string; settings?: string[] } = {}): Promise<Cluster> {
   const missing = postgresMissing();
   if (missing) throw new Error(missing);
-  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-pg-'));
-  if (asRoot) {
-    const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
-    chownSync(dir, id('-u'), id('-g'));
+  const keep = options.dir !== undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'vessel-events-pg-'));
+  if (!existsSync(join(dir, 'PG_VERSION'))) {
+    mkdirSync(dir, { recursive: true });
+    if (asRoot) {
+      const id = (flag: string) => Number(spawnSync('id', [flag, 'postgres'], { encoding: 'utf8' }).stdout.trim());
+      chownSync(dir, id('-u'), id('-g'));
+    }
+    run(join(PG_BIN, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   }
-  run(join(PG_BIN, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8', '--locale=C']);
   const port = await freePort();
-  run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`, 'start']);
+  const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200', ...(options.settings ?? [])];
+  run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} ${settings.map((s) => `-c ${s}`).join(' ')}`, 'start']);
   const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let stopped = false;
   return {
@@ -62,9 +71,9 @@ export async function startCluster(): Promise<Cluster> {
       if (stopped) return;
       stopped = true;
       try {
-        run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-m', 'immediate', '-w', 'stop']);
+        run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-m', keep ? 'fast' : 'immediate', '-w', 'stop']);
       } finally {
-        rmSync(dir, { recursive: true, force: true });
+        if (!keep) rmSync(dir, { recursive: true, force: true });
       }
     },
   };

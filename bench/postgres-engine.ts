@@ -1,0 +1,35 @@
+// The benchmark's PostgreSQL: a cluster of its own in bench/cache (kept between runs, stopped when
+// the benchmark ends), holding the same demo data as the DuckDB file of the same size and seed,
+// loaded by `vessel-events demo --engine postgres`. Settings as the PostgreSQL peer's (bench/peers.ts).
+import { spawnSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { Database } from '../src/store/engines.ts';
+import { startCluster } from '../test/helpers/postgres.ts';
+import { BIN, CACHE_DIR, log } from './server.ts';
+
+const SETTINGS = ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=1GB', 'max_wal_size=20GB', 'checkpoint_timeout=1h'];
+
+export async function postgresDemoDatabase(events: number, seed: number): Promise<{ database: Database; stop(): void }> {
+  const dir = join(CACHE_DIR, `engine-pg-${events}-seed${seed}`);
+  const cluster = await startCluster({ dir, settings: SETTINGS });
+  process.on('exit', () => cluster.stop());
+  const database: Database = { engine: 'postgres', url: cluster.urlOf('events') };
+  // Written once the demo is in: a build stopped half-way starts again.
+  const done = join(dir, 'bench-loaded');
+  if (!existsSync(done)) {
+    const admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+    await admin.query('DROP DATABASE IF EXISTS events');
+    await admin.query('CREATE DATABASE events');
+    await admin.end();
+    log(`loading ${events} demo events into PostgreSQL (${dir})...`);
+    const t0 = Date.now();
+    const built = spawnSync(process.execPath, [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--engine', 'postgres', '--database-url', database.url], { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+    if (built.status !== 0) throw new Error('loading the demo into PostgreSQL failed');
+    log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    writeFileSync(done, `${new Date().toISOString()} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  return { database, stop: () => cluster.stop() };
+}
