@@ -6,6 +6,7 @@
 import babelParser from '@babel/eslint-parser';
 
 const DRIVERS = { group: ['@duckdb/*', 'pg', 'pg-*', 'postgres'], message: 'A database driver is imported only under src/store/ (the engine seam).' };
+const ENGINE_INTERNALS = { group: ['**/store/duckdb/*', '**/store/postgres/*'], message: 'Outside src/store/, the engines are reached through src/store/engines.ts (and the neutral store.ts, writer.ts, catalog.ts).' };
 const FRAMEWORK = { group: ['fastify', '@fastify/*'], message: 'Only src/http/ and src/app.ts know the web framework.' };
 const OUTSIDE_DOMAIN = { group: ['../*', '../**'], message: 'src/domain/ is the event model: it imports nothing else of the project.' };
 const ABOVE_QUERY = { group: ['../data/*', '../shape/*', '../store/*', '../store/**', '../http/*', '../http/**', '../cli/*', '../cli/**', '../workers/*', '../auth/*', '../app.ts', '../config.ts'], message: 'src/query/ (normalisation and the filter plan) stands on src/domain/ and src/geo/ only.' };
@@ -23,8 +24,8 @@ export default [
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
-  floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
-  floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS]),
+  floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK, ENGINE_INTERNALS], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
+  floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS, ENGINE_INTERNALS]),
   floor(['src/store/**/*.ts'], [FRAMEWORK, ABOVE_STORE]),
   floor(['src/domain/**/*.ts'], [DRIVERS, FRAMEWORK, OUTSIDE_DOMAIN]),
   floor(['src/query/**/*.ts'], [DRIVERS, FRAMEWORK, ABOVE_QUERY]),

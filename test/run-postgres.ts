@@ -9,14 +9,11 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { postgresMissing, startCluster } from './helpers/postgres.ts';
 
-/** API suites tied to DuckDB's own machinery, run on DuckDB only (none today). */
-const DUCKDB_ONLY = new Set<string>([]);
-
 const root = import.meta.dirname;
 const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [
-      ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts') && !DUCKDB_ONLY.has(f)).map((f) => join(root, 'api', f)),
+      ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, 'api', f)),
       join(root, 'integration', 'postgres-engine.test.ts'),
     ];
 

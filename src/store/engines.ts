@@ -12,6 +12,7 @@ import { PostgresStores } from './postgres/postgres-stores.ts';
 import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
+import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter } from './writer.ts';
 
@@ -22,6 +23,8 @@ export type EngineName = (typeof ENGINES)[number];
 export type Database = { engine: 'duckdb'; path: string } | { engine: 'postgres'; url: string };
 
 export type { LockHolder, ListedRegion, ReloadLog };
+/** NDJSON rewritten as CSV or Parquet (`generate`): a job for the embedded engine, whatever serves. */
+export { convertNdjson, type Conversion } from './duckdb/convert-files.ts';
 
 /** The database as messages name it (a PostgreSQL URL without its password). */
 export function describeDatabase(db: Database): string {
@@ -84,7 +87,7 @@ export function listRegions(db: Database, filter: { dataset: string; name: strin
  * Rewrites a DuckDB database of an older storage layout in this version's, keeping everything it holds;
  * the old file is replaced only once the new one is complete.
  */
-export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; rows: number }> {
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; rows: number }> {
   const { writer, from, rows } = await DuckDbWriter.migrating(dbPath, onWait);
   try {
     await writer.commit();
@@ -92,7 +95,7 @@ export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHold
     await writer.abandon();
     throw e;
   }
-  return { from, rows };
+  return { from, to: DUCKDB_LAYOUT, rows };
 }
 
 /** Removes what killed loads left beside the database (every load also does this first). */

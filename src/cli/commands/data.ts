@@ -7,7 +7,6 @@ import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDa
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../domain/kinds.ts';
 import { InvalidRows, LoadRefused } from '../../store/writer.ts';
-import { SCHEMA_VERSION } from '../../store/duckdb/schema.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
@@ -121,8 +120,8 @@ export const migrateCommand: Command = {
   async run(flags) {
     const dbPath = option('db', flags);
     try {
-      const { from, rows } = await migrateDatabase(dbPath, waitingNotice);
-      console.log(`migrated ${dbPath} from storage layout ${from} to ${SCHEMA_VERSION}: ${rows} events`);
+      const { from, to, rows } = await migrateDatabase(dbPath, waitingNotice);
+      console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${rows} events`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
       throw e;

@@ -8,7 +8,7 @@ import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { DemoOptions } from './generate.ts';
 import { GeneratorThread } from './generator-thread.ts';
-import { convertNdjson } from '../../store/duckdb/convert-files.ts';
+import { convertNdjson } from '../../store/engines.ts';
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
