@@ -5,7 +5,7 @@
 // test/run-postgres.ts, which starts the cluster (the DuckDB run reports it skipped).
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -112,8 +112,11 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.ok(copying, 'the load was never seen copying');
     assert.equal(await eventCount(url), before);
     assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
+    const stage = readdirSync(tmpdir()).filter((n) => n.startsWith(`vessel-events-stage-${load.pid}-`));
+    assert.equal(stage.length, 1, 'the killed load left no staging folder to clean');
     const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after.ndjson', 300, 8, 't')]);
     assert.match(next.stdout, /fishing-events:v3\t/);
+    assert.ok(!existsSync(join(tmpdir(), stage[0]!)), 'the next load did not remove the killed one\'s staging folder');
   });
 
   test('demo, groups, ports and regions take --engine postgres too', async () => {

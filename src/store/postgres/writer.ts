@@ -4,7 +4,7 @@
 // are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
 // copied in; the reference data is written directly.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -50,7 +50,8 @@ export class PostgresWriter implements EngineWriter {
 
   private async stage(): Promise<DuckDbWriter> {
     if (!this.staging) {
-      const dir = mkdtempSync(join(tmpdir(), 'vessel-events-stage-'));
+      removeStaleStages();
+      const dir = mkdtempSync(join(tmpdir(), `${STAGE_PREFIX}${process.pid}-`));
       this.staging = { dir, writer: await DuckDbWriter.open(join(dir, 'staged.duckdb'), this.kind, undefined, false) };
     }
     return this.staging.writer;
@@ -153,6 +154,25 @@ export class PostgresWriter implements EngineWriter {
     if (this.staging) rmSync(this.staging.dir, { recursive: true, force: true });
     // Ending the session releases the advisory lock.
     await this.client.end();
+  }
+}
+
+const STAGE_PREFIX = 'vessel-events-stage-';
+
+/** Removes the staging folders killed loads left in the temporary folder (their process is gone). */
+function removeStaleStages(): void {
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(name.startsWith(STAGE_PREFIX) ? name.slice(STAGE_PREFIX.length).split('-')[0] : NaN);
+    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
