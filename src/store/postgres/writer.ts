@@ -137,8 +137,9 @@ export class PostgresWriter implements EngineWriter {
   async commit(): Promise<void> {
     await this.client.query(`INSERT INTO meta VALUES ('generation', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [randomUUID()]);
     await this.client.query('COMMIT');
-    // The planner's statistics, for the rows just made visible.
-    if (this.copiedEvents) await this.client.query('ANALYZE events');
+    // The planner's statistics for the rows just made visible, and the visibility map, without
+    // which a count reads every row's heap page instead of the index alone (an index-only scan).
+    if (this.copiedEvents) await this.client.query('VACUUM (ANALYZE) events');
     await this.finish();
   }
 
