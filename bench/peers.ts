@@ -4,19 +4,19 @@
 // (B) PostgreSQL 15 + PostGIS with btree on id, (vessel, start), (type, start), GIN on the EEZ
 //     array and GiST on the position.
 // Both are built once per (events, seed) in bench/cache. PostgreSQL runs as its own cluster in
-// bench/cache (as the `postgres` user: initdb refuses root), on a free port, stopped at the end.
+// bench/cache (test/helpers/postgres.ts: as the `postgres` user, since initdb refuses root), on a
+// free port, stopped at the end.
 // It runs without fsync: it is rebuilt from the Parquet if lost, and durability costs no query time.
 import { spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chownSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
 import { CACHE_DIR, log } from './server.ts';
+import { postgresMissing, startCluster } from '../test/helpers/postgres.ts';
 import type { Polygon } from '../src/geo/geojson.ts';
 
 const KIND_FILES = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'];
-const PG_BIN = '/usr/lib/postgresql/15/bin';
 
 /** A list answer as each engine gives it: ids in order, and the total when the class has one. */
 export interface Answer {
@@ -47,9 +47,8 @@ const yearStart = (y: number) => `${y}-01-01 00:00:00`;
 // The service's default time mode (OVERLAP): an event overlaps [start, end) or is still open.
 const overlap = (s: string, e: string) => `(event_end >= ${s} OR event_end IS NULL) AND event_start < ${e}`;
 
-function run(command: string, args: string[], user?: string): void {
-  const [cmd, argv] = user ? ['runuser', ['-u', user, '--', command, ...args]] : [command, args];
-  const r = spawnSync(cmd, argv, { stdio: ['ignore', 'inherit', 'inherit'] });
+function run(command: string, args: string[]): void {
+  const r = spawnSync(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status})`);
 }
 
@@ -156,21 +155,7 @@ async function duckStats(c: DuckDBConnection, kind: string): Promise<Answer> {
 
 // ---- (B) PostgreSQL + PostGIS ----
 
-/** Why the PostgreSQL peer cannot run here, or undefined when it can. */
-export function postgresMissing(): string | undefined {
-  if (!existsSync(join(PG_BIN, 'initdb'))) return 'PostgreSQL 15 is not installed: apt-get install postgresql-15 postgresql-15-postgis-3';
-  if (!existsSync('/usr/share/postgresql/15/extension/postgis.control')) return 'PostGIS is not installed: apt-get install postgresql-15-postgis-3';
-  return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { postgresMissing };
 
 const PG_TABLE = `CREATE TABLE events (
   event_id text NOT NULL, event_type text NOT NULL, entity_id text NOT NULL, event_start timestamptz NOT NULL, event_end timestamptz,
@@ -186,22 +171,18 @@ const PG_INDEXES = [
 
 export async function postgresPeer(duck: DuckDBConnection, events: number, seed: number): Promise<Peer> {
   const dir = join(CACHE_DIR, `peer-pg-${events}-seed${seed}`);
-  const port = await freePort();
   // Written once the rows and indexes are in: a build stopped half-way starts again.
   const done = join(dir, 'bench-loaded');
   const built = existsSync(done);
   if (!built) {
     log(`building the PostgreSQL peer ${dir}...`);
     rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    chownSync(dir, uidOf('postgres'), gidOf('postgres'));
-    run(join(PG_BIN, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync'], 'postgres');
   }
-  run(join(PG_BIN, 'pg_ctl'), ['-D', dir, '-l', join(dir, 'server.log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c shared_buffers=2GB -c work_mem=64MB -c max_parallel_workers_per_gather=2 -c jit=off -c maintenance_work_mem=2GB -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_wal_size=20GB -c checkpoint_timeout=1h`, 'start'], 'postgres');
+  const cluster = await startCluster({ dir, settings: ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=2GB', 'max_wal_size=20GB', 'checkpoint_timeout=1h'] });
   // However the benchmark ends, the cluster it started stops with it.
-  const stop = () => spawnSync('runuser', ['-u', 'postgres', '--', join(PG_BIN, 'pg_ctl'), '-D', dir, '-m', 'fast', '-w', 'stop'], { stdio: 'ignore' });
+  const stop = () => cluster.stop();
   process.on('exit', stop);
-  const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+  const client = new pg.Client({ connectionString: cluster.url });
   await client.connect();
   if (!built) {
     const csv = join(dir, 'events.csv');

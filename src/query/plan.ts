@@ -1,6 +1,6 @@
 // The filter plan: what each filter means (decisions section 4), written once, on the logical
 // fields of an event and in no engine's dialect. Each engine renders a plan in its own SQL
-// (src/store/duckdb/render-plan.ts); the list, its total and the statistics all start here.
+// (src/store/render-plan.ts and each engine's dialect); the list, its total and the statistics all start here.
 // Conditions follow SQL's three-valued logic: a comparison with a field that has no value is
 // unknown (neither true nor false, and so is its negation), and an event is kept only when every
 // condition is true. The plan never leans on that where a missing value must count: EXCLUDE says

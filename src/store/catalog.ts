@@ -2,6 +2,7 @@
 // ids and geometries, the generation), read once per open: every engine fills one, and the
 // normaliser reads it through DatasetCatalog. A load changes the generation, and the store is
 // opened again (src/store/duckdb/reloading-store.ts, src/store/postgres/postgres-stores.ts).
+import type { EventKind } from '../domain/kinds.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
 import { parseGeometry, type Polygon } from '../geo/geojson.ts';
 import type { DatasetCatalog, DatasetVersion } from '../query/datasets.ts';
@@ -18,6 +19,23 @@ export interface CatalogContents {
   groups: ReadonlySet<string>;
   regions: RegionCatalog;
   generation: string;
+}
+
+/**
+ * A dataset_versions row as both engines select it: version id, dataset id, kind, version, loaded
+ * at (ISO text), rows, last updated (ISO text), longest event (ms), earliest open start (epoch ms).
+ */
+export function toDatasetVersion(r: readonly unknown[]): DatasetVersion {
+  return {
+    versionId: r[0] as number,
+    datasetId: r[1] as string,
+    kind: r[2] as EventKind,
+    version: r[3] as string,
+    loadedAt: r[4] as string,
+    rowCount: r[5] as number,
+    lastUpdated: (r[6] as string | null) ?? null,
+    reach: { longestMs: r[7] as number | null, earliestOpenStartMs: r[8] as number | null },
+  };
 }
 
 /** Adds rows of (key, id) to a map of sets: how region ids are gathered from any engine. */

@@ -11,7 +11,8 @@ export interface LockHolder {
   startedAt: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this machine is running (one we may not signal is). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -50,7 +51,7 @@ export class LoadLock {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       }
       const holder = readHolder(path);
-      if (holder && !alive(holder.pid)) {
+      if (holder && !processAlive(holder.pid)) {
         rmSync(path, { force: true });
         continue;
       }

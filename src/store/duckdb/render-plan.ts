@@ -1,9 +1,9 @@
-// The filter plan (src/query/plan.ts) in DuckDB's SQL. The plan says what each filter means; this
-// file only says how DuckDB writes it: the column of each field (the field registry), lists and
-// struct paths, timestamps, lambdas. Every value is a bound parameter, never SQL text.
-import { DuckDBTimestampValue } from '@duckdb/node-api';
+// DuckDB's dialect of the filter plan's SQL (src/store/render-plan.ts writes the rest): the column
+// of each field (the field registry), lists, timestamps, polygons over the stored lon/lat.
+import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
 import type { Condition, Field } from '../../query/plan.ts';
+import { renderCondition as render, type SqlDialect } from '../render-plan.ts';
 import type { SqlBuilder } from './compile.ts';
 import { compilePolygons } from './polygon-sql.ts';
 
@@ -30,29 +30,18 @@ export function timestamp(ms: number): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(ms) * 1000n);
 }
 
+const DUCKDB: SqlDialect<DuckDBValue> = {
+  column: FIELD_COLUMN,
+  instant: (b, ms) => b.param(timestamp(ms)),
+  inRegion: (b, member, id) => `list_contains(${REGION_COLUMN[member]}, ${b.param(id)})`,
+  inPolygons: (b, polygons) => compilePolygons(b, polygons),
+  lasts(b, c) {
+    const openUntil = c.openUntil.map((v) => `WHEN ${b.param(v.version)} THEN ${b.param(timestamp(v.ms))}`);
+    const length = `date_diff('millisecond', start_ts, coalesce(end_ts, CASE version_id ${openUntil.join(' ')} END))`;
+    return `${length} ${c.is === 'lastsAtLeast' ? '>=' : '<'} ${b.param(c.ms)}`;
+  },
+};
+
 export function renderCondition(b: SqlBuilder, c: Condition): string {
-  switch (c.is) {
-    case 'true': return 'TRUE';
-    case 'false': return 'FALSE';
-    case 'and': return `(${c.all.map((x) => renderCondition(b, x)).join(' AND ')})`;
-    case 'or': return `(${c.any.map((x) => renderCondition(b, x)).join(' OR ')})`;
-    case 'not':
-      // The negations DuckDB has words for, so they read (and plan) as before the plan existed.
-      if (c.condition.is === 'oneOf') return `${FIELD_COLUMN[c.condition.field]} NOT IN (${b.placeholders(c.condition.values)})`;
-      if (c.condition.is === 'missing') return `${FIELD_COLUMN[c.condition.field]} IS NOT NULL`;
-      return `NOT ${renderCondition(b, c.condition)}`;
-    case 'oneOf': return `${FIELD_COLUMN[c.field]} IN (${b.placeholders(c.values)})`;
-    case 'missing': return `${FIELD_COLUMN[c.field]} IS NULL`;
-    case 'atOrAfter': return `${FIELD_COLUMN[c.field]} >= ${b.param(timestamp(c.ms))}`;
-    case 'before': return `${FIELD_COLUMN[c.field]} < ${b.param(timestamp(c.ms))}`;
-    case 'inVesselGroups': return `vessel_id IN (SELECT vessel_id FROM vessel_groups WHERE group_id IN (${b.placeholders(c.groups)}))`;
-    case 'inRegion': return `list_contains(${REGION_COLUMN[c.member]}, ${b.param(c.id)})`;
-    case 'inPolygons': return compilePolygons(b, c.polygons);
-    case 'lastsAtLeast':
-    case 'lastsLessThan': {
-      const openUntil = c.openUntil.map((v) => `WHEN ${b.param(v.version)} THEN ${b.param(timestamp(v.ms))}`);
-      const length = `date_diff('millisecond', start_ts, coalesce(end_ts, CASE version_id ${openUntil.join(' ')} END))`;
-      return `${length} ${c.is === 'lastsAtLeast' ? '>=' : '<'} ${b.param(c.ms)}`;
-    }
-  }
+  return render(b, c, DUCKDB);
 }

@@ -1,9 +1,8 @@
 // Reading the catalog: loaded dataset versions, vessel group ids, region ids and geometries.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import type { EventKind } from '../../domain/kinds.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { addToSets, type RegionCatalog } from '../catalog.ts';
+import { addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
 async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
@@ -18,16 +17,7 @@ export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[
             strftime(last_updated, '%Y-%m-%dT%H:%M:%S.%gZ'), longest_ms::DOUBLE, epoch_ms(earliest_open_start)::DOUBLE
        FROM dataset_versions ORDER BY version_id`,
   );
-  return reader.getRowsJS().map((r) => ({
-    versionId: r[0] as number,
-    datasetId: r[1] as string,
-    kind: r[2] as EventKind,
-    version: r[3] as string,
-    loadedAt: r[4] as string,
-    rowCount: r[5] as number,
-    lastUpdated: (r[6] as string | null) ?? null,
-    reach: { longestMs: r[7] as number | null, earliestOpenStartMs: r[8] as number | null },
-  }));
+  return reader.getRowsJS().map(toDatasetVersion);
 }
 
 /**

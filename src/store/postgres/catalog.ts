@@ -3,8 +3,7 @@
 // has none of the tables, and reads as empty: the server starts and waits for a first load.
 import type pg from 'pg';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import type { EventKind } from '../../domain/kinds.ts';
-import { addToSets, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 async function tablesPresent(c: pg.ClientBase): Promise<boolean> {
@@ -21,16 +20,7 @@ export async function readVersions(c: pg.ClientBase): Promise<DatasetVersion[]> 
              FROM dataset_versions ORDER BY version_id`,
     rowMode: 'array',
   })).rows as unknown[][];
-  return rows.map((r) => ({
-    versionId: r[0] as number,
-    datasetId: r[1] as string,
-    kind: r[2] as EventKind,
-    version: r[3] as string,
-    loadedAt: r[4] as string,
-    rowCount: r[5] as number,
-    lastUpdated: (r[6] as string | null) ?? null,
-    reach: { longestMs: r[7] as number | null, earliestOpenStartMs: r[8] as number | null },
-  }));
+  return rows.map(toDatasetVersion);
 }
 
 /** Why this code cannot use the database (another layout), or undefined when it can. */

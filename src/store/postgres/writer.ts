@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { DuckDbWriter } from '../duckdb/writer.ts';
-import type { LockHolder } from '../duckdb/load-lock.ts';
+import { processAlive, type LockHolder } from '../duckdb/load-lock.ts';
 import { LoadRefused, type EngineWriter, type Port, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
@@ -165,15 +165,6 @@ function removeStaleStages(): void {
   for (const name of readdirSync(tmpdir())) {
     const pid = Number(name.startsWith(STAGE_PREFIX) ? name.slice(STAGE_PREFIX.length).split('-')[0] : NaN);
     if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
