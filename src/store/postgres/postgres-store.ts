@@ -13,6 +13,7 @@ import type { EventStats, EventStore, PageStream } from '../store.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { computeStats } from './stats.ts';
+import { storable } from './render-plan.ts';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -139,6 +140,7 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown> {
+    if (!storable(id)) return Promise.resolve(undefined);
     return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE id = $1 AND version_id = $2`, [id, dataset.resolved.versionId]))[0]?.[0]);
   }
 

@@ -17,7 +17,11 @@ export function timestamp(ms: number): string {
 /** Milliseconds since the epoch of a timestamp expression, truncated as DuckDB's date_diff counts them. */
 const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)`;
 
+/** PostgreSQL's text holds any character but U+0000, so a value with one equals no stored text. */
+export const storable = (value: string | number | boolean) => typeof value !== 'string' || !value.includes('\u0000');
+
 const POSTGRES: SqlDialect<unknown> = {
+  storable,
   column: FIELD_COLUMN,
   instant: (b, ms) => `${b.param(timestamp(ms))}::timestamp`,
   // `@>` is what the GIN index serves (`= ANY` is not).
