@@ -24,10 +24,14 @@ export interface SqlDialect<Value> {
    * cannot hold equals no stored value, so it is left out of the lists that name it.
    */
   storable?(value: string | number | boolean): boolean;
+  /** `column IN (values)` (or NOT IN); by default one parameter per value. */
+  inList?(b: SqlBuilder<Value>, column: string, values: readonly (string | number | boolean)[], negated: boolean): string;
 }
 
+
 export function renderCondition<Value>(b: SqlBuilder<Value>, c: Condition, d: SqlDialect<Value>): string {
-  const values = (xs: readonly (string | number | boolean)[]) => b.placeholders(xs as unknown as Value[]);
+  const inList = (column: string, xs: readonly (string | number | boolean)[], negated = false) =>
+    d.inList ? d.inList(b, column, xs, negated) : `${column} ${negated ? 'NOT IN' : 'IN'} (${b.placeholders(xs as unknown as Value[])})`;
   if (d.storable) {
     // What no stored value can equal matches nothing: left out of a list; a list of nothing else
     // is never true (and its negation holds wherever the field has a value).
@@ -47,14 +51,14 @@ export function renderCondition<Value>(b: SqlBuilder<Value>, c: Condition, d: Sq
     case 'or': return `(${c.any.map((x) => renderCondition(b, x, d)).join(' OR ')})`;
     case 'not':
       // The negations SQL has words for, so they read (and plan) as a person would write them.
-      if (c.condition.is === 'oneOf') return `${d.column[c.condition.field]} NOT IN (${values(c.condition.values)})`;
+      if (c.condition.is === 'oneOf') return inList(d.column[c.condition.field], c.condition.values, true);
       if (c.condition.is === 'missing') return `${d.column[c.condition.field]} IS NOT NULL`;
       return `NOT ${renderCondition(b, c.condition, d)}`;
-    case 'oneOf': return `${d.column[c.field]} IN (${values(c.values)})`;
+    case 'oneOf': return inList(d.column[c.field], c.values);
     case 'missing': return `${d.column[c.field]} IS NULL`;
     case 'atOrAfter': return `${d.column[c.field]} >= ${d.instant(b, c.ms)}`;
     case 'before': return `${d.column[c.field]} < ${d.instant(b, c.ms)}`;
-    case 'inVesselGroups': return `${d.column.vessel} IN (SELECT vessel_id FROM vessel_groups WHERE group_id IN (${values(c.groups)}))`;
+    case 'inVesselGroups': return `${d.column.vessel} IN (SELECT vessel_id FROM vessel_groups WHERE ${inList('group_id', c.groups)})`;
     case 'inRegion': return d.inRegion(b, c.member, c.id);
     case 'inPolygons': return d.inPolygons(b, c.polygons);
     case 'lastsAtLeast':

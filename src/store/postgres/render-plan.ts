@@ -5,7 +5,7 @@ import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
 import type { Condition } from '../../query/plan.ts';
 import { renderCondition as render, type SqlDialect } from '../render-plan.ts';
 import type { SqlBuilder } from '../sql.ts';
-import { FIELD_COLUMN } from './schema.ts';
+import { FIELD_COLUMN, LIST_TYPE } from './schema.ts';
 
 const REGION_COLUMN = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column])) as Record<RegionMember, string>;
 
@@ -22,6 +22,9 @@ export const storable = (value: string | number | boolean) => typeof value !== '
 
 const POSTGRES: SqlDialect<unknown> = {
   storable,
+  // One array parameter, however long the list: a statement may bind at most 65,535 parameters,
+  // and a body of 1 MB can name more vessels than that.
+  inList: (b, column, values, negated) => `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(values)}::${LIST_TYPE[column] ?? 'text'}[])`,
   column: FIELD_COLUMN,
   instant: (b, ms) => `${b.param(timestamp(ms))}::timestamp`,
   // `@>` is what the GIN index serves (`= ANY` is not).

@@ -55,6 +55,9 @@ export const FIELD_COLUMN: Readonly<Record<Field, string>> = {
   end: 'end_ts',
 };
 
+/** The type of the columns that lists of values are compared with (a list is bound as one array). */
+export const LIST_TYPE: Readonly<Record<string, string>> = { version_id: 'smallint', port_visit_confidence: 'integer', gap_intentional_disabling: 'boolean' };
+
 export const CREATE_SCHEMA = [
   'CREATE EXTENSION IF NOT EXISTS postgis',
   'CREATE TABLE IF NOT EXISTS meta (key text PRIMARY KEY, value text NOT NULL)',
