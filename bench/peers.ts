@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import pg from 'pg';
 import { CACHE_DIR, log } from './server.ts';
-import { postgresMissing, startCluster } from '../test/helpers/postgres.ts';
+import { postgresMissing, reachableByServer, startCluster } from '../test/helpers/postgres.ts';
 import type { Polygon } from '../src/geo/geojson.ts';
 
 const KIND_FILES = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'];
@@ -170,7 +170,7 @@ const PG_INDEXES = [
 ];
 
 export async function postgresPeer(duck: DuckDBConnection, events: number, seed: number): Promise<Peer> {
-  const dir = join(CACHE_DIR, `peer-pg-${events}-seed${seed}`);
+  const dir = reachableByServer(join(CACHE_DIR, `peer-pg-${events}-seed${seed}`));
   // Written once the rows and indexes are in: a build stopped half-way starts again.
   const done = join(dir, 'bench-loaded');
   const built = existsSync(done);

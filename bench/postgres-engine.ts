@@ -17,14 +17,14 @@ export async function postgresDemoDatabase(events: number, seed: number): Promis
   process.on('exit', () => cluster.stop());
   const database: Database = { engine: 'postgres', url: cluster.urlOf('events') };
   // Written once the demo is in: a build stopped half-way starts again.
-  const done = join(dir, 'bench-loaded');
+  const done = join(cluster.dir, 'bench-loaded');
   if (!existsSync(done)) {
     const admin = new pg.Client({ connectionString: cluster.url });
     await admin.connect();
     await admin.query('DROP DATABASE IF EXISTS events');
     await admin.query('CREATE DATABASE events');
     await admin.end();
-    log(`loading ${events} demo events into PostgreSQL (${dir})...`);
+    log(`loading ${events} demo events into PostgreSQL (${cluster.dir})...`);
     const t0 = Date.now();
     const built = spawnSync(process.execPath, [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--engine', 'postgres', '--database-url', database.url], { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
     if (built.status !== 0) throw new Error('loading the demo into PostgreSQL failed');

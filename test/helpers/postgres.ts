@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createHash } from 'node:crypto';
 
 export const PG_BIN = process.env.VESSEL_EVENTS_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -33,7 +34,21 @@ function run(command: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status}): ${r.stderr || r.stdout}`);
 }
 
+/**
+ * The folder itself, or, when the server's user cannot reach it (as root, a checkout under a
+ * private folder such as mktemp's), one of the same name in the temporary folder, which it can.
+ */
+export function reachableByServer(dir: string): string {
+  if (!asRoot) return dir;
+  const parent = dirname(dir);
+  mkdirSync(parent, { recursive: true });
+  if (spawnSync('runuser', ['-u', 'postgres', '--', 'test', '-x', parent]).status === 0) return dir;
+  return join(tmpdir(), `vessel-events-${createHash('sha256').update(dir).digest('hex').slice(0, 12)}-${basename(dir)}`);
+}
+
 export interface Cluster {
+  /** Its data directory. */
+  dir: string;
   /** The URL of its `postgres` database, as the superuser `postgres`. */
   url: string;
   /** The URL of another database of the cluster. */
@@ -50,7 +65,7 @@ export async function startCluster(options: { dir?: string; settings?: string[] 
   const missing = postgresMissing();
   if (missing) throw new Error(missing);
   const keep = options.dir !== undefined;
-  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'vessel-events-pg-'));
+  const dir = options.dir === undefined ? mkdtempSync(join(tmpdir(), 'vessel-events-pg-')) : reachableByServer(options.dir);
   if (!existsSync(join(dir, 'PG_VERSION'))) {
     mkdirSync(dir, { recursive: true });
     if (asRoot) {
@@ -65,6 +80,7 @@ export async function startCluster(options: { dir?: string; settings?: string[] 
   const urlOf = (database: string) => `postgres://postgres@127.0.0.1:${port}/${database}`;
   let stopped = false;
   return {
+    dir,
     url: urlOf('postgres'),
     urlOf,
     stop() {
