@@ -11,14 +11,14 @@ EVENTS=${1:-20000}
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 CLI=(node bin/vessel-events.js)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/vessel-events-replicas-XXXXXX")
-PIDS=()
 # initdb refuses root: as root, the clusters run as the `postgres` user Debian's package creates.
 as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
 [ "$(id -u)" = 0 ] && chown postgres "$WORK"
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 cleanup() {
-  for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+  # The replicas' pids are in files: serve runs in a subshell ($(...)), which cannot set our variables.
+  for f in "$WORK"/*.pid; do [ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true; done
   for c in standby primary; do [ -f "$WORK/$c/postmaster.pid" ] && as_pg "$PG_BIN/pg_ctl" -D "$WORK/$c" -m fast -w stop >/dev/null || true; done
   rm -rf "$WORK"
 }
@@ -44,7 +44,7 @@ TOKEN=$("${CLI[@]}" token create --tokens "$WORK/tokens.json" --name replicas --
 
 serve() { # URL NAME: a replica on a free port; prints its base URL
   "${CLI[@]}" serve --engine postgres --database-url "$1" --port 0 --tokens "$WORK/tokens.json" --log-level warn >"$WORK/$2.out" 2>&1 &
-  PIDS+=($!)
+  echo $! >"$WORK/$2.pid"
   for _ in $(seq 100); do grep -q '^serving ' "$WORK/$2.out" && break; sleep 0.1; done
   sed -n 's/^serving //p' "$WORK/$2.out"
 }

@@ -24,6 +24,8 @@ if (missing) {
 }
 
 const cluster = await startCluster();
+// Stopped however the run ends: an interrupted run (Ctrl-C, a CI timeout) left clusters running.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => { cluster.stop(); process.exit(1); });
 let status = 1;
 try {
   const result = spawnSync(
