@@ -43,6 +43,11 @@ export function addToSets(map: Map<string, Set<string>>, rows: Iterable<readonly
   for (const [key, id] of rows) (map.get(key) ?? map.set(key, new Set()).get(key)!).add(id);
 }
 
+/** Adds rows of (region dataset, id, geometry text) to the catalog's geometries. */
+export function addGeometries(map: RegionCatalog['geometries'], rows: Iterable<readonly [string, string, string]>): void {
+  for (const [dataset, id, geometry] of rows) (map.get(dataset) ?? map.set(dataset, new Map()).get(dataset)!).set(id, geometry);
+}
+
 export class Catalog implements DatasetCatalog {
   private readonly parsedGeometries = new Map<string, Polygon[]>();
   constructor(private readonly contents: CatalogContents) {}

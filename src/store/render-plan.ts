@@ -19,11 +19,6 @@ export interface SqlDialect<Value> {
   inPolygons(b: SqlBuilder<Value>, polygons: readonly Polygon[]): string;
   /** The whole comparison of an event's length with `c.ms`. */
   lasts(b: SqlBuilder<Value>, c: Lasts): string;
-  /**
-   * Whether the engine's text can hold the value at all (PostgreSQL's cannot hold U+0000): one it
-   * cannot hold equals no stored value, so it is left out of the lists that name it.
-   */
-  storable?(value: string | number | boolean): boolean;
   /** `column IN (values)` (or NOT IN); by default one parameter per value. */
   inList?(b: SqlBuilder<Value>, column: string, values: readonly (string | number | boolean)[], negated: boolean): string;
 }
@@ -32,18 +27,6 @@ export interface SqlDialect<Value> {
 export function renderCondition<Value>(b: SqlBuilder<Value>, c: Condition, d: SqlDialect<Value>): string {
   const inList = (column: string, xs: readonly (string | number | boolean)[], negated = false) =>
     d.inList ? d.inList(b, column, xs, negated) : `${column} ${negated ? 'NOT IN' : 'IN'} (${b.placeholders(xs as unknown as Value[])})`;
-  if (d.storable) {
-    // What no stored value can equal matches nothing: left out of a list; a list of nothing else
-    // is never true (and its negation holds wherever the field has a value).
-    const held = (xs: readonly (string | number | boolean)[]) => xs.filter((x) => d.storable!(x));
-    if (c.is === 'oneOf' && held(c.values).length < c.values.length) return held(c.values).length ? renderCondition(b, { ...c, values: held(c.values) }, d) : 'FALSE';
-    if (c.is === 'not' && c.condition.is === 'oneOf' && held(c.condition.values).length < c.condition.values.length) {
-      const kept = held(c.condition.values);
-      return kept.length ? renderCondition(b, { is: 'not', condition: { ...c.condition, values: kept } }, d) : `${d.column[c.condition.field]} IS NOT NULL`;
-    }
-    if (c.is === 'inVesselGroups' && held(c.groups).length < c.groups.length) return held(c.groups).length ? renderCondition(b, { ...c, groups: held(c.groups) as string[] }, d) : 'FALSE';
-    if (c.is === 'inRegion' && !d.storable(c.id)) return 'FALSE';
-  }
   switch (c.is) {
     case 'true': return 'TRUE';
     case 'false': return 'FALSE';

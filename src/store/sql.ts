@@ -1,4 +1,5 @@
 // SQL both engines write alike: numbered parameters and the list's order.
+import { REGION_DATASETS } from '../domain/regions.ts';
 import type { SortValue } from '../query/kinds.ts';
 
 // Bound parameters, numbered ($1, $2, ...) as both engines write them: a value bound once can be
@@ -23,3 +24,13 @@ export const ORDER_BY: Readonly<Record<SortValue, string>> = {
   '+end': 'end_ts ASC NULLS LAST, id ASC',
   '-end': 'end_ts DESC NULLS FIRST, id DESC',
 };
+
+/**
+ * `regions list`: region ids with names (from loaded geometries) and ids events carry without a
+ * geometry; $1 a region dataset or '', $2 text to find in names or ''. Rows: dataset, id, name.
+ */
+export const REGION_LIST_SQL = `WITH datasets(dataset, member) AS (VALUES ${Object.entries(REGION_DATASETS).map(([d, m]) => `('${d}', '${m}')`).join(', ')})
+  SELECT coalesce(g.dataset, d.dataset) AS dataset, coalesce(g.id, r.id) AS id, g.name
+    FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
+   WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
+   ORDER BY 1, 3 NULLS LAST, 2`;

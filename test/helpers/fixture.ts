@@ -92,7 +92,7 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   const { records, groups } = await readStored(dbPath);
   let rows: PublishedRow[] | undefined;
   const database: Database = TEST_ENGINE === 'postgres'
-    ? await clonePostgres(await cachedPostgres(demo, version))
+    ? await newPostgresDatabase(await cachedPostgres(demo, version))
     : { engine: 'duckdb', path: dbPath };
   return {
     dir, dbPath, database, records, groups,
@@ -150,10 +150,6 @@ export async function newPostgresDatabase(template?: string): Promise<Database &
   const name = uniqueName('test');
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return { engine: 'postgres', url: urlOf(name) };
-}
-
-function clonePostgres(template: string): Promise<Database> {
-  return newPostgresDatabase(template);
 }
 
 /** The template database for these options, loaded by the first test file that needs it. */

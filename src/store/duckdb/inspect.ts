@@ -1,7 +1,7 @@
 // Read-only looks into a database file for the command line (`versions list`, `regions list`):
 // the commands print what these return and never open the file themselves.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { REGION_DATASETS } from '../../domain/regions.ts';
+import { REGION_LIST_SQL } from '../sql.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { readVersions } from './versions.ts';
@@ -32,15 +32,7 @@ export interface ListedRegion {
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
 export function listRegions(dbPath: string, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
   return readOnly(dbPath, async (c) => {
-    const members = Object.entries(REGION_DATASETS).map(([d, m]) => `('${d}', '${m}')`).join(', ');
-    const rows = (await c.runAndReadAll(
-      `WITH datasets(dataset, member) AS (VALUES ${members})
-       SELECT coalesce(g.dataset, d.dataset) AS dataset, coalesce(g.id, r.id) AS id, g.name
-         FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
-        WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
-        ORDER BY 1, 3 NULLS LAST, 2`,
-      [filter.dataset, filter.name],
-    )).getRowsJS() as [string, string, string | null][];
+    const rows = (await c.runAndReadAll(REGION_LIST_SQL, [filter.dataset, filter.name])).getRowsJS() as [string, string, string | null][];
     return rows.map(([dataset, id, name]) => ({ dataset, id, name }));
   });
 }

@@ -2,7 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
 async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
@@ -66,9 +66,7 @@ export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCata
     addToSets(ids, (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]);
   }
   if (await tableExists(c, 'region_geometries')) {
-    for (const [dataset, id, geometry] of (await c.runAndReadAll(`SELECT dataset, id, geometry FROM region_geometries`)).getRowsJS() as [string, string, string][]) {
-      (geometries.get(dataset) ?? geometries.set(dataset, new Map()).get(dataset)!).set(id, geometry);
-    }
+    addGeometries(geometries, (await c.runAndReadAll(`SELECT dataset, id, geometry FROM region_geometries`)).getRowsJS() as [string, string, string][]);
   }
   return { ids, geometries };
 }

@@ -3,17 +3,18 @@
 // has none of the tables, and reads as empty: the server starts and waits for a first load.
 import type pg from 'pg';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
-async function tablesPresent(c: pg.ClientBase): Promise<boolean> {
-  return (await c.query(`SELECT to_regclass('dataset_versions') IS NOT NULL AS present`)).rows[0].present as boolean;
+/** Whether a table exists: a database no load has written to has none. */
+export async function tableExists(c: pg.ClientBase, name: string): Promise<boolean> {
+  return (await c.query('SELECT to_regclass($1) IS NOT NULL AS present', [name])).rows[0].present as boolean;
 }
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export async function readVersions(c: pg.ClientBase): Promise<DatasetVersion[]> {
-  if (!(await tablesPresent(c))) return [];
+  if (!(await tableExists(c, 'dataset_versions'))) return [];
   const rows = (await c.query({
     text: `SELECT version_id, dataset_id, kind, version, to_char(loaded_at, ${ISO}), row_count::float8, to_char(last_updated, ${ISO}),
                   longest_ms::float8, (extract(epoch FROM earliest_open_start) * 1000)::float8
@@ -25,7 +26,7 @@ export async function readVersions(c: pg.ClientBase): Promise<DatasetVersion[]> 
 
 /** Why this code cannot use the database (another layout), or undefined when it can. */
 export async function schemaProblem(c: pg.ClientBase): Promise<string | undefined> {
-  if ((await c.query(`SELECT to_regclass('meta') IS NOT NULL AS present`)).rows[0].present !== true) return undefined;
+  if (!(await tableExists(c, 'meta'))) return undefined;
   const row = (await c.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0] as { value: string } | undefined;
   if (!row || Number(row.value) === SCHEMA_VERSION) return undefined;
   return `the database has the PostgreSQL layout ${row.value}; this version reads layout ${SCHEMA_VERSION}`;
@@ -33,7 +34,7 @@ export async function schemaProblem(c: pg.ClientBase): Promise<string | undefine
 
 /** The generation the last writer stamped ('empty' before any). */
 export async function readGeneration(c: pg.ClientBase): Promise<string> {
-  if ((await c.query(`SELECT to_regclass('meta') IS NOT NULL AS present`)).rows[0].present !== true) return 'empty';
+  if (!(await tableExists(c, 'meta'))) return 'empty';
   return ((await c.query(`SELECT value FROM meta WHERE key = 'generation'`)).rows[0] as { value: string } | undefined)?.value ?? 'empty';
 }
 
@@ -47,12 +48,11 @@ export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
     const versions = await readVersions(c);
     const groups = new Set<string>();
     const regions: RegionCatalog = { ids: new Map(), geometries: new Map() };
-    if (versions.length > 0 || (await tablesPresent(c))) {
+    // The tables are created together, by the first writer.
+    if (await tableExists(c, 'vessel_groups')) {
       for (const r of (await c.query({ text: 'SELECT DISTINCT group_id FROM vessel_groups', rowMode: 'array' })).rows) groups.add(r[0] as string);
       addToSets(regions.ids, (await c.query({ text: 'SELECT member, id FROM region_ids', rowMode: 'array' })).rows as [string, string][]);
-      for (const [dataset, id, geometry] of (await c.query({ text: 'SELECT dataset, id, geometry FROM region_geometries', rowMode: 'array' })).rows as [string, string, string][]) {
-        (regions.geometries.get(dataset) ?? regions.geometries.set(dataset, new Map()).get(dataset)!).set(id, geometry);
-      }
+      addGeometries(regions.geometries, (await c.query({ text: 'SELECT dataset, id, geometry FROM region_geometries', rowMode: 'array' })).rows as [string, string, string][]);
     }
     return { versions, groups, regions, generation };
   } finally {

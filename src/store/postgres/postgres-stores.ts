@@ -16,10 +16,10 @@ export class PostgresStores implements StoreProvider {
   private checking: Promise<void> | undefined;
   private readonly onSignal = () => void this.refresh('SIGHUP');
 
-  private catalogPool: pg.Pool | undefined;
-
   private constructor(
     private readonly db: PostgresPool,
+    /** The catalog's own connection: a pool of one, without the requests' time limit. */
+    private readonly catalogPool: pg.Pool,
     private store: PostgresStore,
     private readonly options: PostgresStoreOptions,
     private readonly log: ReloadLog,
@@ -27,18 +27,18 @@ export class PostgresStores implements StoreProvider {
 
   static async open(options: PostgresStoreOptions, log: ReloadLog = { info: () => {}, error: () => {} }, watch = true): Promise<PostgresStores> {
     const db = new PostgresPool(options);
-    let provider: PostgresStores | undefined;
+    // Idle, it lets the process exit, as the requests' pool does.
+    const catalogPool = new pg.Pool({ ...connectionConfig(options.url), max: 1, allowExitOnIdle: true }).on('error', () => undefined);
     try {
-      const opened = new PostgresStores(db, new PostgresStore(db, { versions: [], groups: new Set(), regions: { ids: new Map(), geometries: new Map() }, generation: 'unread' }), options, log);
-      provider = opened;
-      opened.store = new PostgresStore(db, await opened.readCatalog((c) => readCatalog(c)));
+      const store = new PostgresStore(db, await onConnection(catalogPool, readCatalog));
+      const provider = new PostgresStores(db, catalogPool, store, options, log);
       if (watch) {
-        opened.timer = setInterval(() => void opened.refresh('generation changed'), 1000).unref();
-        process.on('SIGHUP', opened.onSignal);
+        provider.timer = setInterval(() => void provider.refresh('generation changed'), 1000).unref();
+        process.on('SIGHUP', provider.onSignal);
       }
-      return opened;
+      return provider;
     } catch (e) {
-      await provider?.endCatalogClient();
+      await catalogPool.end().catch(() => undefined);
       await db.close();
       throw new Error(`cannot read ${describeUrl(options.url)}: ${(e as Error).message}`, { cause: e });
     }
@@ -59,10 +59,7 @@ export class PostgresStores implements StoreProvider {
   refresh(reason: string): Promise<void> {
     this.checking ??= (async () => {
       try {
-        const changed = await this.readCatalog(async (c) => {
-          if ((await readGeneration(c)) === this.store.generation()) return undefined;
-          return readCatalog(c);
-        });
+        const changed = await onConnection(this.catalogPool, async (c) => ((await readGeneration(c)) === this.store.generation() ? undefined : readCatalog(c)));
         if (changed) {
           this.store = new PostgresStore(this.db, changed);
           this.log.info(`reloaded the catalog of ${describeUrl(this.options.url)} (${reason}): ${changed.versions.length} dataset versions`);
@@ -76,32 +73,20 @@ export class PostgresStores implements StoreProvider {
     return this.checking;
   }
 
-  /**
-   * Runs a read on the catalog's own connection (a pool of one, without the requests' time limit;
-   * idle, it lets the process exit, as the requests' pool does).
-   */
-  private readCatalog<T>(read: (c: pg.ClientBase) => Promise<T>): Promise<T> {
-    this.catalogPool ??= new pg.Pool({ ...connectionConfig(this.options.url), max: 1, allowExitOnIdle: true }).on('error', () => undefined);
-    return this.catalogPool.connect().then(async (c) => {
-      try {
-        return await read(c);
-      } finally {
-        c.release();
-      }
-    });
-  }
-
-  private async endCatalogClient(): Promise<void> {
-    const pool = this.catalogPool;
-    this.catalogPool = undefined;
-    await pool?.end().catch(() => undefined);
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
     process.off('SIGHUP', this.onSignal);
     await this.checking;
-    await this.endCatalogClient();
+    await this.catalogPool.end().catch(() => undefined);
     await this.db.close();
+  }
+}
+
+async function onConnection<T>(pool: pg.Pool, read: (c: pg.ClientBase) => Promise<T>): Promise<T> {
+  const c = await pool.connect();
+  try {
+    return await read(c);
+  } finally {
+    c.release();
   }
 }

@@ -20,15 +20,24 @@ const epochMs = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)`;
 /** PostgreSQL's text holds any character but U+0000, so a value with one equals no stored text. */
 export const storable = (value: string | number | boolean) => typeof value !== 'string' || !value.includes('\u0000');
 
+/**
+ * `column IN values` as one array parameter, however long the list: a statement binds at most 65,535
+ * parameters, and a body of 1 MB can name more vessels than that. A value text cannot hold equals
+ * nothing stored and is left out; a list of nothing else is never true, and its negation holds
+ * wherever the column has a value.
+ */
+function inList(b: SqlBuilder, column: string, values: readonly (string | number | boolean)[], negated: boolean): string {
+  const held = values.filter(storable);
+  if (held.length === 0) return negated ? `${column} IS NOT NULL` : 'FALSE';
+  return `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(held)}::${LIST_TYPE[column] ?? 'text'}[])`;
+}
+
 const POSTGRES: SqlDialect<unknown> = {
-  storable,
-  // One array parameter, however long the list: a statement may bind at most 65,535 parameters,
-  // and a body of 1 MB can name more vessels than that.
-  inList: (b, column, values, negated) => `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(values)}::${LIST_TYPE[column] ?? 'text'}[])`,
+  inList,
   column: FIELD_COLUMN,
   instant: (b, ms) => `${b.param(timestamp(ms))}::timestamp`,
   // `@>` is what the GIN index serves (`= ANY` is not).
-  inRegion: (b, member, id) => `${REGION_COLUMN[member]} @> ARRAY[${b.param(id)}::text]`,
+  inRegion: (b, member, id) => (storable(id) ? `${REGION_COLUMN[member]} @> ARRAY[${b.param(id)}::text]` : 'FALSE'),
   // One MultiPolygon: PostGIS tests a point against each of its polygons (so overlaps are a union),
   // with each polygon's holes, on the plane of lon/lat as the DuckDB engine does.
   inPolygons: (b, polygons) => `ST_Intersects(position, ST_SetSRID(ST_GeomFromGeoJSON(${b.param(JSON.stringify({ type: 'MultiPolygon', coordinates: polygons }))}), 4326))`,

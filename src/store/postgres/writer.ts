@@ -121,7 +121,7 @@ export class PostgresWriter implements EngineWriter {
     await this.client.query('DELETE FROM region_geometries WHERE dataset = $1', [dataset]);
     await this.client.query(
       `INSERT INTO region_geometries SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[])`,
-      [dataset, ...[(r: RegionGeometry) => r.id, (r: RegionGeometry) => r.name, (r: RegionGeometry) => r.geometry].map((f) => regions.map(f)), ...[0, 1, 2, 3].map((i) => regions.map((r) => r.bbox[i]))],
+      [dataset, regions.map((r) => r.id), regions.map((r) => r.name), regions.map((r) => r.geometry), ...[0, 1, 2, 3].map((i) => regions.map((r) => r.bbox[i]))],
     );
   }
 
