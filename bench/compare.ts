@@ -11,6 +11,7 @@ import { duckdbPeer, loadedDatabase, parquetFiles, postgresMissing, postgresPeer
 import { Random } from '../src/data/demo/random.ts';
 import { parseGeometry } from '../src/geo/geojson.ts';
 import { bufferPolygons } from '../src/geo/buffer.ts';
+import { httpClient } from './http-client.ts';
 
 export interface CompareOptions {
   events: number;
@@ -78,10 +79,10 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
   // Uncompressed, as the peers' rows travel: gzip of a 110 MB page costs the server more than the page.
   const headers = { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', 'accept-encoding': 'identity' };
   /** The response body, received whole: what the timing covers (the peers' covers their rows in JS). */
+  const client = httpClient(server.base, headers);
   const serviceText = async (s: Sample): Promise<string> => {
-    const res = await fetch(`${server.base}${s.request.path}`, { method: s.request.method, headers, ...(s.request.body ? { body: JSON.stringify(s.request.body) } : {}) });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${s.request.method} ${s.request.path} -> ${res.status} ${text.slice(0, 300)}`);
+    const { status, text } = await client(s.request.method, s.request.path, s.request.body);
+    if (status !== 200) throw new Error(`${s.request.method} ${s.request.path} -> ${status} ${text.slice(0, 300)}`);
     return text;
   };
   const serviceAnswer = (s: Sample, text: string): Answer => {

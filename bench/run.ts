@@ -13,6 +13,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { httpClient } from './http-client.ts';
 import { demoDatabase, log, rssMiB, startServer } from './server.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
@@ -132,10 +133,11 @@ const served: { database: Database; stop(): void } = args.engine === 'postgres'
 const databaseArgs = served.database.engine === 'duckdb' ? ['--db', served.database.path] : ['--engine', 'postgres', '--database-url', served.database.url];
 const { base, secret, pid: serverPid, stop: stopServer } = await startServer(databaseArgs, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
 const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+// gzip, as the official clients ask (Python's requests and Node's fetch send `gzip, deflate`).
+const client = httpClient(base, { ...headers, 'accept-encoding': 'gzip' });
 const send = async (req: Request, extraHeaders: Record<string, string> = {}) => {
-  const res = await fetch(`${base}${req.path}`, { method: req.method, headers: { ...headers, ...extraHeaders }, ...(req.body ? { body: JSON.stringify(req.body) } : {}) });
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${req.method} ${req.path} -> ${res.status} ${text.slice(0, 300)}`);
+  const { status, text } = await client(req.method, req.path, req.body, extraHeaders);
+  if (status !== 200) throw new Error(`${req.method} ${req.path} -> ${status} ${text.slice(0, 300)}`);
   return text;
 };
 
