@@ -5,6 +5,7 @@ import { difference } from '@turf/difference';
 import { convertLength, featureCollection, multiPolygon, type Units } from '@turf/helpers';
 import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
 import type { Polygon } from './geojson.ts';
+import { splitAtAntimeridian } from './antimeridian.ts';
 
 export const BUFFER_UNITS = ['MILES', 'NAUTICALMILES', 'KILOMETERS', 'RADIANS', 'DEGREES'] as const;
 export const BUFFER_OPERATIONS = ['DISSOLVE', 'DIFFERENCE'] as const;
@@ -32,10 +33,12 @@ function polygonsOf(f: Feature<GeoPolygon | MultiPolygon> | null | undefined): P
 /** The buffered area; empty when a negative buffer shrinks the shape away. */
 export function bufferPolygons(polygons: Polygon[], value: number, unit: BufferUnit, operation: BufferOperation): Polygon[] {
   const original = multiPolygon(polygons);
-  const buffered = buffer(original, value, { units: TURF_UNITS[unit] }) as Feature<GeoPolygon | MultiPolygon> | undefined;
-  if (operation === 'DISSOLVE') return polygonsOf(buffered);
+  const shape = polygonsOf(buffer(original, value, { units: TURF_UNITS[unit] }) as Feature<GeoPolygon | MultiPolygon> | undefined);
+  const buffered = splitAtAntimeridian(shape);
+  if (operation === 'DISSOLVE') return buffered;
   // The ring: buffered minus original when growing, original minus shrunk when shrinking.
-  if (!buffered) return value < 0 ? polygons : [];
-  const ring = value >= 0 ? difference(featureCollection([buffered, original])) : difference(featureCollection([original, buffered]));
+  if (buffered.length === 0) return value < 0 ? polygons : [];
+  const grown = multiPolygon(buffered);
+  const ring = value >= 0 ? difference(featureCollection([grown, original])) : difference(featureCollection([original, grown]));
   return polygonsOf(ring as Feature<GeoPolygon | MultiPolygon> | null);
 }
