@@ -3,15 +3,13 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { constants as zlibConstants } from 'node:zlib';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { TokenVerifier } from './auth/tokens.ts';
 import { authenticate } from './http/auth.ts';
 import { onClientError, onFrameworkError, registerErrorHandling } from './http/error-handler.ts';
 import { registerJsonBodies } from './http/json-body.ts';
 import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
-import { openApiDocument } from './http/openapi.ts';
+import { registerDocs } from './http/docs.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
@@ -88,15 +86,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     zlibOptions: { level: 1 },
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });
-  await app.register(swagger, { openapi: openApiDocument() });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  await app.register(operationRoutes, { stores: options.stores });
-
   // Buffers run off the event loop, with a deadline (src/geo/buffer-thread.ts).
   const buffers = new BufferThread({ deadlineMs: options.bufferDeadlineMs });
   app.addHook('onClose', () => buffers.close());
   const buffering: Buffering = (polygons, value, unit, operation) => buffers.buffer(polygons, value, unit, operation);
+
+  await registerDocs(app, { stores: options.stores, buffering, wire: options.wire });
+  await app.register(operationRoutes, { stores: options.stores });
 
   for (const prefix of API_PREFIXES) {
     await app.register(

@@ -18,6 +18,8 @@ export interface ScalarField {
   required?: boolean;
   /** Stored lower case (decisions section 5: `encounter.type` is lower case). */
   lowerCase?: boolean;
+  /** What it means, for /openapi.json. */
+  description?: string;
 }
 
 export interface ObjectField {
@@ -25,6 +27,7 @@ export interface ObjectField {
   source: string;
   fields: ScalarField[];
   required?: boolean;
+  description?: string;
 }
 
 export type InfoField = ScalarField | ObjectField;
@@ -39,67 +42,68 @@ const bool = (key: string, source: string, extra: Partial<ScalarField> = {}): Sc
 const int = (key: string, source: string, extra: Partial<ScalarField> = {}): ScalarField => ({ key, source, type: 'integer', ...extra });
 
 const latLon = (gfwString: boolean): ScalarField[] => [
-  num('lat', 'lat', { gfwString }),
-  num('lon', 'lon', { gfwString }),
+  num('lat', 'lat', { gfwString, description: 'latitude, degrees' }),
+  num('lon', 'lon', { gfwString, description: 'longitude, degrees' }),
 ];
 
-const anchorage = (key: string, source: string, required = false): ObjectField => ({
+const anchorage = (key: string, source: string, description: string, required = false): ObjectField => ({
   key,
   source,
   required,
+  description,
   fields: [
-    str('anchorageId', 'anchorage_id'),
-    bool('atDock', 'at_dock'),
-    num('distanceFromShoreKm', 'distance_from_shore_km', { gfwString: true }),
-    str('flag', 'flag'),
-    str('id', 'id', { required }),
-    num('lat', 'lat'),
-    num('lon', 'lon'),
-    str('name', 'name'),
-    str('topDestination', 'top_destination'),
+    str('anchorageId', 'anchorage_id', { description: "the anchorage's id (an S2 cell token)" }),
+    bool('atDock', 'at_dock', { description: 'true when the anchorage is at a dock' }),
+    num('distanceFromShoreKm', 'distance_from_shore_km', { gfwString: true, description: "the anchorage's distance from shore, km" }),
+    str('flag', 'flag', { description: "the anchorage's country (ISO3)" }),
+    str('id', 'id', { required, description: "the port's id, e.g. esp-vigo (the portIds filter reads the intermediate anchorage's)" }),
+    num('lat', 'lat', { description: 'latitude, degrees' }),
+    num('lon', 'lon', { description: 'longitude, degrees' }),
+    str('name', 'name', { description: "the port's name" }),
+    str('topDestination', 'top_destination', { description: 'the destination vessels most often report when leaving it' }),
   ],
 });
 
 export const EVENT_INFO_FIELDS: Record<EventKind, InfoField[]> = {
   fishing: [
-    num('totalDistanceKm', 'total_distance_km'),
-    num('averageSpeedKnots', 'average_speed_knots'),
-    num('averageDurationHours', 'average_duration_hours'),
-    bool('potentialRisk', 'potential_risk'),
-    str('vesselPublicAuthorizationStatus', 'vessel_public_authorization_status'),
+    num('totalDistanceKm', 'total_distance_km', { description: 'distance covered during the event, km' }),
+    num('averageSpeedKnots', 'average_speed_knots', { description: 'average speed over ground, knots' }),
+    num('averageDurationHours', 'average_duration_hours', { description: 'hours of apparent fishing' }),
+    bool('potentialRisk', 'potential_risk', { description: 'true when the event happened where or when the vessel had no public authorization known to the pipeline' }),
+    str('vesselPublicAuthorizationStatus', 'vessel_public_authorization_status', { description: "authorized, partially, unknown or pending: the vessel's public authorizations in the RFMO areas of the event" }),
   ],
   // `vessel` (the other vessel) comes first in the block but from event_vessels, not event_info.
   encounter: [
-    num('medianDistanceKilometers', 'median_distance_kilometers'),
-    num('medianSpeedKnots', 'median_speed_knots'),
-    str('type', 'type', { required: true, lowerCase: true }),
-    bool('potentialRisk', 'potential_risk'),
-    str('mainVesselPublicAuthorizationStatus', 'main_vessel_public_authorization_status'),
-    str('encounteredVesselPublicAuthorizationStatus', 'encountered_vessel_public_authorization_status'),
+    num('medianDistanceKilometers', 'median_distance_kilometers', { description: 'median distance between the two vessels, km' }),
+    num('medianSpeedKnots', 'median_speed_knots', { description: 'median speed of the two vessels, knots' }),
+    str('type', 'type', { required: true, lowerCase: true, description: "the two vessels' types, this entry's vessel first (carrier-fishing, fishing-carrier, ...)" }),
+    bool('potentialRisk', 'potential_risk', { description: 'true when the event happened where or when the vessel had no public authorization known to the pipeline' }),
+    str('mainVesselPublicAuthorizationStatus', 'main_vessel_public_authorization_status', { description: "public authorization status of this entry's vessel" }),
+    str('encounteredVesselPublicAuthorizationStatus', 'encountered_vessel_public_authorization_status', { description: 'public authorization status of the other vessel' }),
   ],
   loitering: [
-    num('totalTimeHours', 'total_time_hours'),
-    num('totalDistanceKm', 'total_distance_km'),
-    num('averageSpeedKnots', 'average_speed_knots'),
-    num('averageDistanceFromShoreKm', 'average_distance_from_shore_km'),
+    num('totalTimeHours', 'total_time_hours', { description: 'hours spent loitering' }),
+    num('totalDistanceKm', 'total_distance_km', { description: 'distance covered during the event, km' }),
+    num('averageSpeedKnots', 'average_speed_knots', { description: 'average speed over ground, knots' }),
+    num('averageDistanceFromShoreKm', 'average_distance_from_shore_km', { description: 'average distance from shore, km' }),
   ],
   gap: [
-    bool('intentionalDisabling', 'intentional_disabling', { required: true }),
-    num('distanceKm', 'distance_km', { gfwString: true }),
-    num('durationHours', 'duration_hours'),
-    num('impliedSpeedKnots', 'implied_speed_knots', { gfwString: true }),
-    int('positions12HoursBeforeSat', 'positions_12_hours_before_sat', { gfwString: true }),
-    num('positionsPerDaySatReception', 'positions_per_day_sat_reception'),
-    { key: 'offPosition', source: 'off_position', fields: latLon(false) },
-    { key: 'onPosition', source: 'on_position', fields: latLon(true) },
+    bool('intentionalDisabling', 'intentional_disabling', { required: true, description: 'true when the gap looks like AIS switched off on purpose (the gapIntentionalDisabling filter)' }),
+    num('distanceKm', 'distance_km', { gfwString: true, description: 'distance between the last position before and the first after the gap, km; null while the gap is open' }),
+    num('durationHours', 'duration_hours', { description: 'hours without AIS' }),
+    num('impliedSpeedKnots', 'implied_speed_knots', { gfwString: true, description: "the speed the gap's distance and duration imply, knots; null while open" }),
+    int('positions12HoursBeforeSat', 'positions_12_hours_before_sat', { gfwString: true, description: 'satellite positions received in the 12 hours before the gap' }),
+    num('positionsPerDaySatReception', 'positions_per_day_sat_reception', { description: 'satellite reception where the gap began, positions a day' }),
+    { key: 'offPosition', source: 'off_position', fields: latLon(false), description: 'the last position before AIS went off' },
+    { key: 'onPosition', source: 'on_position', fields: latLon(true), description: 'the first position after it came back; null while the gap is open' },
   ],
   port_visit: [
-    str('visitId', 'visit_id'),
-    int('confidence', 'confidence', { gfwString: true, required: true }),
-    num('durationHrs', 'duration_hrs'),
-    anchorage('startAnchorage', 'start_anchorage'),
-    anchorage('intermediateAnchorage', 'intermediate_anchorage', true),
-    anchorage('endAnchorage', 'end_anchorage'),
+    str('visitId', 'visit_id', { description: "the visit's id" }),
+    int('confidence', 'confidence', { gfwString: true, required: true, description: '2 (low), 3 (medium) or 4 (high): how sure the pipeline is of the visit (the confidences filter)' }),
+    num('durationHrs', 'duration_hrs', { description: 'hours in port' }),
+    anchorage('startAnchorage', 'start_anchorage', 'where the visit began'),
+    anchorage('intermediateAnchorage', 'intermediate_anchorage', 'the anchorage that names the visit\'s port (the portIds filter)', true),
+    anchorage('endAnchorage', 'end_anchorage', 'where the visit ended'),
   ],
 };
 
@@ -108,4 +112,4 @@ export const PUBLIC_AUTHORIZATION_FIELDS: ScalarField[] = [
   str('hasPubliclyListedAuthorization', 'has_publicly_listed_authorization'),
   str('rfmo', 'rfmo'),
 ];
-export const NEXT_PORT_FIELDS: ScalarField[] = [str('id', 'id'), str('name', 'name'), str('flag', 'flag')];
+export const NEXT_PORT_FIELDS: ScalarField[] = [str('id', 'id'), str('name', 'name', { description: "the port's name" }), str('flag', 'flag', { description: "the anchorage's country (ISO3)" })];

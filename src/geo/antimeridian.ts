@@ -6,17 +6,15 @@
 // within [-180, 180], as the engines' point-in-polygon tests expect.
 import { bboxClip } from '@turf/bbox-clip';
 import { polygon as turfPolygon } from '@turf/helpers';
-import type { Polygon } from './geojson.ts';
-
-type Ring = Polygon[number];
+import type { Polygon, Ring } from './geojson.ts';
 
 /** The ring with each longitude shifted by whole turns so that no edge is longer than 180°. */
 function continuous(ring: Ring, near: number): Ring {
   const out: Ring = [];
   let previous = near;
-  for (const [lon, lat, ...rest] of ring) {
-    const shifted = lon! + 360 * Math.round((previous - lon!) / 360);
-    out.push([shifted, lat!, ...rest]);
+  for (const [lon, lat] of ring) {
+    const shifted = lon + 360 * Math.round((previous - lon) / 360);
+    out.push([shifted, lat]);
     previous = shifted;
   }
   return out;
@@ -28,8 +26,8 @@ export function splitAtAntimeridian(polygons: Polygon[]): Polygon[] {
   for (const rings of polygons) {
     const outer = rings[0];
     if (!outer || outer.length === 0) continue;
-    const unwrapped = rings.map((ring) => continuous(ring, outer[0]![0]!));
-    const lons = unwrapped.flat().map((p) => p[0]!);
+    const unwrapped = rings.map((ring) => continuous(ring, outer[0]![0]));
+    const lons = unwrapped.flat().map((p) => p[0]);
     const [min, max] = [Math.min(...lons), Math.max(...lons)];
     if (min >= -180 && max <= 180) {
       result.push(rings);
@@ -41,7 +39,7 @@ export function splitAtAntimeridian(polygons: Polygon[]): Polygon[] {
       const clipped = bboxClip(turfPolygon(unwrapped), [west, -90, west + 360, 90]).geometry;
       const pieces = (clipped.type === 'Polygon' ? [clipped.coordinates] : clipped.coordinates) as Polygon[];
       for (const piece of pieces) {
-        const shifted = piece.map((ring) => ring.map(([lon, lat, ...rest]) => [lon! - 360 * turn, lat!, ...rest])).filter((ring) => ring.length >= 4);
+        const shifted = piece.map((ring) => ring.map(([lon, lat]): [number, number] => [lon - 360 * turn, lat])).filter((ring) => ring.length >= 4);
         if (shifted.length > 0 && shifted[0]!.length >= 4) result.push(shifted);
       }
     }

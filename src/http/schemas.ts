@@ -20,9 +20,10 @@ const nullable = (schema: TSchema, description?: string) => Type.Union([schema, 
 // (src/data/event-info.ts), so a field cannot be added to one and missed in the other.
 function fieldSchemas(fields: InfoField[]): Record<string, TSchema> {
   return Object.fromEntries(fields.map((f) => {
-    if (isObjectField(f)) return [f.key, Type.Optional(nullable(Type.Object(fieldSchemas(f.fields))))];
+    if (isObjectField(f)) return [f.key, Type.Optional(nullable(Type.Object(fieldSchemas(f.fields)), f.description))];
     const value = SCALAR[f.type]();
-    return [f.key, Type.Optional(f.gfwString ? Type.Union([value, Type.String(), Type.Null()], { description: `${f.type} (spec) or decimal string (gfw)` }) : nullable(value))];
+    const description = [f.description, f.gfwString ? `${f.type} (spec) or decimal string (gfw)` : undefined].filter(Boolean).join('; ');
+    return [f.key, Type.Optional(f.gfwString ? Type.Union([value, Type.String(), Type.Null()], { description }) : nullable(value, description || undefined))];
   }));
 }
 

@@ -21,13 +21,15 @@ export const GROUP_REGION_MEMBER: Partial<Record<GroupBy, RegionMember>> = {
   REGION_MPA: 'mpa', REGION_MPA_NO_TAKE: 'mpaNoTake', REGION_MPA_NO_TAKE_PARTIAL: 'mpaNoTakePartial', REGION_RFMO: 'rfmo',
 };
 
-const StringEnum = <T extends readonly string[]>(values: T, description: string) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+const StringEnum = <T extends readonly string[]>(values: T, description: string, example?: T[number]) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description, ...(example === undefined ? {} : { examples: [example] }) });
 
 const StatsOptions = {
-  timeseriesInterval: StringEnum(TIMESERIES_INTERVALS, 'Bucket of the time series (required). GET: `timeseries-interval`.'),
-  groupBy: Type.Optional(StringEnum(GROUP_BY, 'What EVENTS_GROUPED counts by. GET: `group-by`.')),
+  timeseriesInterval: StringEnum(TIMESERIES_INTERVALS, 'Bucket of the time series (required). GET: `timeseries-interval`.', 'MONTH'),
+  groupBy: Type.Optional(StringEnum(GROUP_BY, 'What EVENTS_GROUPED counts by. GET: `group-by`.', 'FLAG')),
   includes: Type.Optional(Type.Array(StringEnum(STATS_INCLUDES, 'Part of the answer'), {
     description: 'TOTAL_COUNT: numEvents, numFlags, numVessels, flags; TIME_SERIES: timeseries; EVENTS_GROUPED: groups (needs groupBy). Omitted: all but groups.',
+    examples: [['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED']],
   })),
 };
 

@@ -211,7 +211,7 @@ describe('operational routes', () => {
       openapi: string; paths: Record<string, Record<string, { parameters?: { name: string; in: string; required?: boolean }[] }>>;
     };
     assert.match(doc.openapi, /^3\./);
-    for (const path of ['/v3/events', '/api/v3/events', '/v3/events/{eventId}']) assert.ok(doc.paths[path], path);
+    for (const path of ['/v3/events', '/v3/events/{eventId}', '/v3/events/stats']) assert.ok(doc.paths[path], path);
     const names = doc.paths['/v3/events']!['get']!.parameters!.filter((p) => p.in === 'query').map((p) => p.name);
     for (const name of ['datasets', 'limit', 'offset', 'flags', 'vesselTypes', 'startDate', 'timeFilterMode', 'sort']) assert.ok(names.includes(name), name);
     assert.ok(doc.paths['/v3/events']!['get']!.parameters!.find((p) => p.name === 'limit')!.required);

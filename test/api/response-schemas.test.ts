@@ -32,7 +32,8 @@ describe('responses match the documented schemas', () => {
 
   /** The documented schema of this answer; an answer with no documented status fails. */
   function documented(method: string, url: string, status: number): object | undefined {
-    const path = url.split('?')[0]!;
+    // The /api/v3 twins are served, not documented (the description says so).
+    const path = url.split('?')[0]!.replace(/^\/api\/v3\//, '/v3/');
     // A literal path (`/v3/events/stats`) wins over a template (`/v3/events/{eventId}`).
     const templates = Object.keys(doc.paths).sort((a, b) => a.split('{').length - b.split('{').length);
     const template = templates.find((p) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(path));

@@ -60,6 +60,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   app.get('/events', {
     schema: {
       summary: 'List events (GET: cacheable by browsers)',
+      operationId: 'listEvents',
+      tags: ['events'],
       querystring: ListGetQuerySchema,
       headers: WIRE_HEADER_SCHEMA,
       response: { 200: ListResponseSchema, 304: NOT_MODIFIED, ...errorResponses },
@@ -81,6 +83,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   app.post('/events', {
     schema: {
       summary: 'List events, filters in the body',
+      operationId: 'searchEvents',
+      tags: ['events'],
       querystring: ListPostQuerySchema,
       body: ListPostBodySchema,
       headers: WIRE_HEADER_SCHEMA,
@@ -98,6 +102,8 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   app.get('/events/:eventId', {
     schema: {
       summary: 'Get one event',
+      operationId: 'getEvent',
+      tags: ['events'],
       params: EventByIdParamsSchema,
       querystring: EventByIdQuerySchema,
       headers: WIRE_HEADER_SCHEMA,

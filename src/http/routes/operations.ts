@@ -26,12 +26,12 @@ export async function operationRoutes(app: FastifyInstance, options: { stores: S
   lateness.enable();
   app.addHook('onClose', async () => lateness.disable());
   const ms = (ns: number) => Math.round(ns / 1e4) / 100;
-  app.get('/healthz', { schema: { summary: 'The process is up', tags: ['operations'], response: { 200: HealthSchema } } }, async () => ({
+  app.get('/healthz', { schema: { summary: 'The process is up', operationId: 'health', tags: ['operations'], security: [], response: { 200: HealthSchema } } }, async () => ({
     status: 'ok',
     eventLoop: { delayMaxMs: ms(lateness.max), delayP99Ms: ms(lateness.percentile(99)) },
   }));
 
-  app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', tags: ['operations'], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', operationId: 'readiness', tags: ['operations'], security: [], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
     const store = options.stores.current();
     if (!store.ready()) return sendError(reply, 503, [{ title: 'Not ready', detail: 'no dataset is loaded; load data with "vessel-events load"' }]);
     const versions = store.versions();

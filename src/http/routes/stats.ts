@@ -31,7 +31,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
   const readGet = requestReader({ query: StatsGetQuerySchema });
 
   app.post('/events/stats', {
-    schema: { summary: 'Event statistics, filters in the body', querystring: EmptyQuerySchema, body: StatsPostBodySchema, response: { 200: StatsResponseSchema, ...errorResponses }, security },
+    schema: { summary: 'Event statistics, filters in the body', operationId: 'searchEventStats', tags: ['statistics'], querystring: EmptyQuerySchema, body: StatsPostBodySchema, response: { 200: StatsResponseSchema, ...errorResponses }, security },
   }, async (request, reply) => {
     const { body, spelling } = readPost(request);
     const query = await normalizeEventQuery(body, context(request, spelling));
@@ -41,7 +41,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
   });
 
   app.get('/events/stats', {
-    schema: { summary: 'Event statistics (GET: cacheable by browsers)', querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: NOT_MODIFIED, ...errorResponses }, security },
+    schema: { summary: 'Event statistics (GET: cacheable by browsers)', operationId: 'eventStats', tags: ['statistics'], querystring: StatsGetQuerySchema, response: { 200: StatsResponseSchema, 304: NOT_MODIFIED, ...errorResponses }, security },
   }, async (request, reply) => {
     const { query: params, spelling } = readGet(request);
     const query = await normalizeEventQuery(params, context(request, spelling));

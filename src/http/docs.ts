@@ -1,0 +1,117 @@
+// The API's documentation: /openapi.json (OpenAPI 3.1, generated from the routes' TypeBox schemas)
+// and /docs (Swagger UI, served from the package, working offline). The /api/v3 twins are left out
+// of both (the description says every /v3 route is also served there); the examples that name data
+// come from the loaded data (src/http/live-examples.ts).
+import type { FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Buffering } from '../query/area.ts';
+import type { WireFormat } from '../shape/wire.ts';
+import type { EventStore, StoreProvider } from '../store/store.ts';
+import { liveExamples, type LiveExamples } from './live-examples.ts';
+import { openApiDocument } from './openapi.ts';
+
+/** Parameters and body members whose static examples name data that may not be loaded. */
+const DATA_NAMING = ['vessels', 'ids', 'vesselGroups', 'regionDatasets', 'regionIds', 'region', 'nextPortIds', 'bufferValue', 'bufferUnit', 'bufferOperation', 'geometry'];
+/** Members a body example leaves out: the GET spelling of a region, and what POST puts in the query. */
+const NOT_IN_BODY = ['regionDatasets', 'regionIds', 'limit', 'offset', 'sort', 'summary', 'includeRegions'];
+
+interface Operation {
+  operationId?: string;
+  parameters?: { name: string; in: string; example?: unknown; examples?: unknown }[];
+  requestBody?: { content: Record<string, { example?: unknown; schema?: { properties?: Record<string, unknown> } }> };
+  responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+type Document = { paths: Record<string, Record<string, Operation>> };
+
+export async function registerDocs(app: FastifyInstance, options: { stores: StoreProvider; buffering: Buffering; wire: WireFormat }): Promise<void> {
+  await app.register(swagger, {
+    openapi: openApiDocument(),
+    transform: ({ schema, url }) => ({ schema: url.startsWith('/api/') ? { ...schema, hide: true } : schema, url }),
+  });
+  const examples = new LiveExampleCache(options.stores, (store) => liveExamples(store, options.buffering, options.wire), (e) => app.log.warn({ err: e }, 'examples from the loaded data failed; the docs show the static ones'));
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    theme: { title: 'Vessel Activity Events Service: API documentation' },
+    // The base layout: no top bar with the framework's logo and the document's URL.
+    uiConfig: { layout: 'BaseLayout', deepLinking: true, persistAuthorization: true, tryItOutEnabled: true, defaultModelsExpandDepth: 0 },
+    uiHooks: { onRequest: async () => examples.refresh() },
+    transformSpecification: (spec) => examples.apply(spec as Document),
+  });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => {
+    await examples.refresh();
+    return examples.apply(structuredClone(app.swagger()) as Document);
+  });
+}
+
+/** The live examples of the newest loaded generation, computed on the first request that needs them. */
+class LiveExampleCache {
+  private generation: string | undefined;
+  private live: LiveExamples | undefined;
+  private pending: Promise<void> | undefined;
+
+  constructor(private readonly stores: StoreProvider, private readonly compute: (store: EventStore) => Promise<LiveExamples | undefined>, private readonly warn: (e: unknown) => void) {}
+
+  refresh(): Promise<void> {
+    const generation = this.stores.current().generation();
+    if (generation === this.generation) return Promise.resolve();
+    this.pending ??= (async () => {
+      const store = this.stores.acquire();
+      try {
+        this.live = await this.compute(store).catch((e: unknown) => {
+          this.warn(e);
+          return undefined;
+        });
+        this.generation = store.generation();
+      } finally {
+        this.stores.release(store);
+        this.pending = undefined;
+      }
+    })();
+    return this.pending;
+  }
+
+  apply<T extends Document>(doc: T): T {
+    for (const operations of Object.values(doc.paths)) for (const op of Object.values(operations)) applyTo(op, this.live);
+    return doc;
+  }
+}
+
+function applyTo(op: Operation, live: LiveExamples | undefined): void {
+  const value = (name: string): { known: boolean; value?: unknown } => {
+    if (live && name in live.values) return { known: true, value: live.values[name] };
+    return DATA_NAMING.includes(name) ? { known: true, value: undefined } : { known: false };
+  };
+  for (const p of op.parameters ?? []) {
+    if (p.in === 'path' && p.name === 'eventId') setExample(p, live?.eventId);
+    else if (op.operationId === 'getEvent' && p.name === 'dataset') setExample(p, live?.byIdDataset ?? p.example);
+    else {
+      const v = value(p.name);
+      if (v.known) setExample(p, v.value);
+    }
+  }
+  const body = op.requestBody?.content['application/json'];
+  if (body) {
+    if (live) {
+      const members = Object.keys(body.schema?.properties ?? {});
+      const example: Record<string, unknown> = {};
+      for (const name of members) {
+        if (NOT_IN_BODY.includes(name)) continue;
+        const v = value(name);
+        const staticExample = (body.schema!.properties![name] as { examples?: unknown[]; example?: unknown }).examples?.[0];
+        const chosen = v.known ? v.value : staticExample;
+        if (chosen !== undefined) example[name] = chosen;
+      }
+      body.example = example;
+    } else delete body.example;
+  }
+  const ok = op.responses?.['200']?.content?.['application/json'];
+  const answer = { listEvents: live?.listAnswer, searchEvents: live?.listAnswer, getEvent: live?.entry, eventStats: live?.statsAnswer, searchEventStats: live?.statsAnswer }[op.operationId ?? ''];
+  if (ok && answer !== undefined) ok.example = answer;
+}
+
+function setExample(p: { example?: unknown; examples?: unknown }, value: unknown): void {
+  delete p.examples;
+  if (value === undefined) delete p.example;
+  else p.example = value;
+}
