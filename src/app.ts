@@ -11,6 +11,7 @@ import { registerJsonBodies } from './http/json-body.ts';
 import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
 import { registerDocs } from './http/docs.ts';
 import { eventRoutes } from './http/routes/events.ts';
+import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
@@ -93,6 +94,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   await registerDocs(app, { stores: options.stores, buffering, wire: options.wire });
   await app.register(operationRoutes, { stores: options.stores });
+  await app.register(landingRoutes, { stores: options.stores });
 
   for (const prefix of API_PREFIXES) {
     await app.register(

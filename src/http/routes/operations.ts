@@ -1,6 +1,7 @@
 // Operational routes outside the versioned API; they need no token (decisions section 1).
 import type { FastifyInstance } from 'fastify';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import type { DatasetVersion } from '../../query/datasets.ts';
 import type { StoreProvider } from '../../store/store.ts';
 import { Type } from '@sinclair/typebox';
 import { sendError } from '../error-handler.ts';
@@ -34,14 +35,17 @@ export async function operationRoutes(app: FastifyInstance, options: { stores: S
   app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', operationId: 'readiness', tags: ['operations'], security: [], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
     const store = options.stores.current();
     if (!store.ready()) return sendError(reply, 503, [{ title: 'Not ready', detail: 'no dataset is loaded; load data with "vessel-events load"' }]);
-    const versions = store.versions();
-    return {
-      status: 'ready',
-      datasets: versions.map((v) => ({ dataset: `${v.datasetId}:${v.version}`, rows: v.rowCount, loadedAt: v.loadedAt, lastUpdated: v.lastUpdated })),
-      latest: [...new Set(versions.map((v) => v.kind))].map((kind) => {
-        const newest = versions.filter((v) => v.kind === kind).reduce((a, b) => (b.versionId > a.versionId ? b : a));
-        return `${newest.datasetId}:${newest.version}`;
-      }),
-    };
+    return { status: 'ready', ...loadedDatasets(store.versions()) };
   });
+}
+
+/** The loaded dataset versions, and the one `latest` resolves to for each kind (readiness, landing page). */
+export function loadedDatasets(versions: readonly DatasetVersion[]): { datasets: { dataset: string; rows: number; loadedAt: string; lastUpdated: string | null }[]; latest: string[] } {
+  return {
+    datasets: versions.map((v) => ({ dataset: `${v.datasetId}:${v.version}`, rows: v.rowCount, loadedAt: v.loadedAt, lastUpdated: v.lastUpdated })),
+    latest: [...new Set(versions.map((v) => v.kind))].map((kind) => {
+      const newest = versions.filter((v) => v.kind === kind).reduce((a, b) => (b.versionId > a.versionId ? b : a));
+      return `${newest.datasetId}:${newest.version}`;
+    }),
+  };
 }
