@@ -11,6 +11,7 @@ import { registerJsonBodies } from './http/json-body.ts';
 import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
 import { registerDocs } from './http/docs.ts';
 import { eventRoutes } from './http/routes/events.ts';
+import { contextLayerRoutes } from './http/routes/context-layers.ts';
 import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
@@ -104,6 +105,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         pinStorePerRequest(api, options.stores);
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
+        await api.register(contextLayerRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
       },
       { prefix },
     );

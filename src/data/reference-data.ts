@@ -20,6 +20,8 @@ export interface PortRecord {
 export interface RegionGeometry {
   id: string;
   name: string | null;
+  /** An EEZ's country (ISO3): `properties.iso3`. */
+  iso3?: string | null;
   /** GeoJSON Polygon or MultiPolygon, as text. */
   geometry: string;
   bbox: [number, number, number, number];
@@ -126,6 +128,7 @@ export function mergeRegionParts(regions: RegionGeometry[]): RegionGeometry[] {
     byId.set(r.id, {
       id: r.id,
       name: seen.name ?? r.name,
+      iso3: seen.iso3 ?? r.iso3,
       geometry: JSON.stringify({ type: 'MultiPolygon', coordinates: [...polygons(seen.geometry), ...polygons(r.geometry)] }),
       bbox: [Math.min(seen.bbox[0], r.bbox[0]), Math.min(seen.bbox[1], r.bbox[1]), Math.max(seen.bbox[2], r.bbox[2]), Math.max(seen.bbox[3], r.bbox[3])],
     });
@@ -144,7 +147,12 @@ export function readRegions(file: string, dataset: string): RegionGeometry[] {
     const id = need(feature.id ?? feature.properties?.['id'], where, 'id (feature.id or properties.id)');
     const type = feature.geometry?.type;
     if (type !== 'Polygon' && type !== 'MultiPolygon') throw new ReferenceDataError(`${where} (${id}): geometry must be a Polygon or MultiPolygon`);
-    const name = feature.properties?.['name'];
-    return { id, name: typeof name === 'string' ? name : null, geometry: JSON.stringify(feature.geometry), bbox: ringsBbox(feature.geometry!.coordinates, where) };
+    // `label` and `iso3` as GFW's region lists spell them.
+    const name = feature.properties?.['name'] ?? feature.properties?.['label'];
+    const iso3 = feature.properties?.['iso3'];
+    return {
+      id, name: typeof name === 'string' ? name : null, iso3: typeof iso3 === 'string' && iso3 !== '' ? iso3 : null,
+      geometry: JSON.stringify(feature.geometry), bbox: ringsBbox(feature.geometry!.coordinates, where),
+    };
   }));
 }

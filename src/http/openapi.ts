@@ -25,6 +25,7 @@ export function openApiDocument() {
     tags: [
       { name: 'events', description: 'Events: lists with filters, and one event by id' },
       { name: 'statistics', description: 'Counts, time series and groups over the same filters' },
+      { name: 'regions', description: 'The regions that filters and groups name, with their labels' },
       { name: 'operations', description: 'Health and readiness, without a token' },
     ],
     components: {

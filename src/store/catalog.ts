@@ -12,6 +12,18 @@ export interface RegionCatalog {
   ids: Map<string, Set<string>>;
   /** region dataset -> region id -> GeoJSON geometry text. */
   geometries: Map<string, Map<string, string>>;
+  /** region dataset -> region id -> what was loaded with its geometry (name, an EEZ's ISO3). */
+  labels: Map<string, Map<string, RegionLabel>>;
+}
+
+export interface RegionLabel {
+  name: string | null;
+  iso3: string | null;
+}
+
+/** A region a dataset lists: ids events carry and ids with a loaded geometry, with their labels. */
+export interface RegionEntry extends RegionLabel {
+  id: string;
 }
 
 export interface CatalogContents {
@@ -43,10 +55,16 @@ export function addToSets(map: Map<string, Set<string>>, rows: Iterable<readonly
   for (const [key, id] of rows) (map.get(key) ?? map.set(key, new Set()).get(key)!).add(id);
 }
 
-/** Adds rows of (region dataset, id, geometry text) to the catalog's geometries. */
-export function addGeometries(map: RegionCatalog['geometries'], rows: Iterable<readonly [string, string, string]>): void {
-  for (const [dataset, id, geometry] of rows) (map.get(dataset) ?? map.set(dataset, new Map()).get(dataset)!).set(id, geometry);
+/** Adds rows of (region dataset, id, geometry text, name, ISO3) to the catalog's geometries and labels. */
+export function addGeometries(regions: RegionCatalog, rows: Iterable<readonly [string, string, string, string | null, string | null]>): void {
+  for (const [dataset, id, geometry, name, iso3] of rows) {
+    (regions.geometries.get(dataset) ?? regions.geometries.set(dataset, new Map()).get(dataset)!).set(id, geometry);
+    (regions.labels.get(dataset) ?? regions.labels.set(dataset, new Map()).get(dataset)!).set(id, { name, iso3 });
+  }
 }
+
+/** The select list of region_geometries for addGeometries, with or without the later ISO3 column. */
+export const regionGeometrySelect = (hasIso3: boolean) => `SELECT dataset, id, geometry, name, ${hasIso3 ? 'iso3' : 'NULL'} FROM region_geometries`;
 
 export class Catalog implements DatasetCatalog {
   private readonly parsedGeometries = new Map<string, Polygon[]>();
@@ -67,6 +85,21 @@ export class Catalog implements DatasetCatalog {
   /** True once at least one dataset is loaded. */
   ready(): boolean {
     return this.contents.versions.length > 0;
+  }
+
+  /** The regions of a region dataset: those loaded events carry and those with a loaded geometry, by name then id. */
+  regionList(dataset: string): RegionEntry[] {
+    const member = REGION_DATASETS[dataset];
+    const labels = this.contents.regions.labels.get(dataset) ?? new Map<string, RegionLabel>();
+    const ids = new Set([...(member ? this.contents.regions.ids.get(member) ?? [] : []), ...labels.keys()]);
+    return [...ids]
+      .map((id) => ({ id, name: labels.get(id)?.name ?? null, iso3: labels.get(id)?.iso3 ?? null }))
+      .sort((a, b) => (a.name ?? '\uffff').localeCompare(b.name ?? '\uffff') || a.id.localeCompare(b.id, 'en', { numeric: true }));
+  }
+
+  /** The region's name where one was loaded with its geometry. */
+  regionName(dataset: string, id: string): string | null {
+    return this.contents.regions.labels.get(dataset)?.get(id)?.name ?? null;
   }
 
   regionKnown(dataset: string, id: string): boolean {

@@ -5,8 +5,13 @@ import type { EventRecord } from '../domain/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
+import type { RegionEntry } from './catalog.ts';
 
 export interface EventStore extends DatasetCatalog {
+  /** The regions of a region dataset (carried by some event, or with a loaded geometry), by name then id. */
+  regionList(dataset: string): RegionEntry[];
+  /** The region's name, where one was loaded with its geometry. */
+  regionName(dataset: string, id: string): string | null;
   /** Number of entries matching the query (the list's `total`). */
   count(query: EventQuery): Promise<number>;
   /**

@@ -40,6 +40,8 @@ export type TableFileFormat = 'csv' | 'parquet';
 export interface RegionGeometry {
   id: string;
   name: string | null;
+  /** An EEZ's country (ISO3), where the file gives one. */
+  iso3?: string | null;
   geometry: string;
   bbox: [number, number, number, number];
 }

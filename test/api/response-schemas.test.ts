@@ -113,6 +113,11 @@ describe('responses match the documented schemas', () => {
     await check({ url: '/v3/events/x?dataset=public-global-fishing-events:latest', headers: { authorization: fishingOnly.replace('ve_', 've_x') } }, 401);
   });
 
+  test('region lists: EEZs, MPAs, RFMOs, and a 404', async () => {
+    for (const dataset of ['public-eez-areas', 'public-mpa-all', 'public-rfmo']) await check({ url: `/v3/datasets/${dataset}/context-layers` }, 200);
+    await check({ url: '/v3/datasets/public-whales/context-layers' }, 404);
+  });
+
   test('operations: /healthz and /readyz', async () => {
     await check({ url: '/healthz' }, 200);
     await check({ url: '/readyz' }, 200);

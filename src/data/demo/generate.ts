@@ -399,7 +399,7 @@ export function demoReferenceData(w: DemoWorld): DemoReferenceData {
   const regions = (layer: 'eez' | 'fao' | 'rfmo' | 'mpa', keep: (id: string) => boolean = () => true): RegionGeometry[] =>
     mergeRegionParts(
       w.geo.layerFeatures(layer).filter((f) => keep(f.id)).map((f) => ({
-        id: f.id, name: f.properties.name, geometry: JSON.stringify(f.geometry), bbox: bboxOf(f.geometry.coordinates),
+        id: f.id, name: f.properties.name, iso3: layer === 'eez' ? w.geo.eezIso3(f.id) : null, geometry: JSON.stringify(f.geometry), bbox: bboxOf(f.geometry.coordinates),
       })),
     );
   return {

@@ -109,6 +109,10 @@ export class Geography {
   readonly fao = new AreaLayer(readFeatures('fao.json').map(toArea));
   readonly rfmos = new AreaLayer(readFeatures('rfmos.json').map(toArea));
   readonly mpas = new AreaLayer(readFeatures('mpas.json').filter((f) => f.geometry).map(toArea));
+  /** EEZ id -> country (ISO3), from the package's copy of GFW's EEZ list (`{id, label, iso3}`). */
+  private readonly eezCountries = new Map(
+    (JSON.parse(readFileSync(join(sourceDir, 'eezs-gfw.json'), 'utf8')) as { id: number; iso3: string | null }[]).map((e) => [String(e.id), e.iso3]),
+  );
   readonly ports: Port[] = readFeatures('ports.json').map((f) => {
     const [lon, lat] = f.geometry!.coordinates as [number, number];
     const id = String(f.properties['area']);
@@ -138,6 +142,10 @@ export class Geography {
       mpaNoTakePartial: mpa.filter((id) => Number(id) % 10 === 1),
       rfmo: this.rfmos.containing(lon, lat).map((a) => a.id),
     };
+  }
+
+  eezIso3(id: string): string | null {
+    return this.eezCountries.get(id) || null;
   }
 
   portsNear(lon: number, lat: number, count: number): Port[] {

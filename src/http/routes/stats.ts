@@ -4,7 +4,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { normalizeEventQuery, type Spelling } from '../../query/normalize.ts';
 import type { Buffering } from '../../query/area.ts';
-import { EmptyQuerySchema, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema } from '../../query/stats.ts';
+import { REGION_MEMBERS } from '../../domain/regions.ts';
+import { EmptyQuerySchema, GROUP_REGION_MEMBER, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema, type StatsOptionsNormalized } from '../../query/stats.ts';
+import type { EventStats, EventStore } from '../../store/store.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
@@ -19,7 +21,7 @@ const StatsResponseSchema = Type.Object({
   flags: Type.Optional(Type.Array(Type.String(), { description: 'distinct non-null flags, sorted' })),
   timeseries: Type.Optional(Type.Array(Type.Object({ date: Type.String(), value: Type.Integer() }), { description: 'entries per bucket of start (UTC); empty buckets omitted' })),
   groups: Type.Optional(Type.Array(Type.Object({ name: Type.String(), label: Type.Optional(Type.Union([Type.String(), Type.Null()])), flag: Type.Optional(Type.Union([Type.String(), Type.Null()])), value: Type.Integer() }), {
-    description: 'by value descending, then name; NEXT_PORT_ID adds label (port name) and flag (port country)',
+    description: 'by value descending, then name; NEXT_PORT_ID adds label (port name) and flag (port country); REGION_* adds label (the region\'s name) where its geometry was loaded with one',
   })),
 });
 const security = [{ ApiKeyAuth: [] }];
@@ -37,7 +39,8 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
     const query = await normalizeEventQuery(body, context(request, spelling));
     const stats = normalizeStatsOptions(body, spelling);
     setResolvedDatasets(reply, query.datasets);
-    return reply.type('application/json').send(await pinnedStore(request).stats(query, stats));
+    const store = pinnedStore(request);
+    return reply.type('application/json').send(labelRegions(await store.stats(query, stats), stats, store));
   });
 
   app.get('/events/stats', {
@@ -50,6 +53,20 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
     const store = pinnedStore(request);
     const etag = etagOf({ operation: 'stats', generation: store.generation(), asked: { query: echoQuery(query), stats: { ...stats, includes: [...stats.includes] } } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    return reply.type('application/json').send(await store.stats(query, stats));
+    return reply.type('application/json').send(labelRegions(await store.stats(query, stats), stats, store));
   });
+}
+
+/** REGION_* groups carry the region's name as `label` where one was loaded, as NEXT_PORT_ID groups carry the port's. */
+function labelRegions(stats: EventStats, options: StatsOptionsNormalized, store: EventStore): EventStats {
+  const member = options.groupBy && GROUP_REGION_MEMBER[options.groupBy];
+  if (!member || !stats.groups) return stats;
+  const dataset = REGION_MEMBERS.find((m) => m.member === member)!.dataset;
+  return {
+    ...stats,
+    groups: stats.groups.map((g) => {
+      const label = store.regionName(dataset, g.name);
+      return label === null ? g : { name: g.name, label, value: g.value };
+    }),
+  };
 }

@@ -76,6 +76,9 @@ export const CREATE_SCHEMA = [
      min_lon DOUBLE NOT NULL, min_lat DOUBLE NOT NULL, max_lon DOUBLE NOT NULL, max_lat DOUBLE NOT NULL,
      PRIMARY KEY (dataset, id)
    )`,
+  // Added after layout 3 was out: a file written before it gains the column at its next write,
+  // and readers read it only where it is (versions.ts).
+  `ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 VARCHAR`,
 ];
 
 export const CREATE_INDEXES = [`CREATE INDEX IF NOT EXISTS events_id_idx ON events (id)`];

@@ -2,7 +2,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, regionGeometrySelect, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
 async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
@@ -61,12 +61,13 @@ export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {
 
 export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCatalog> {
   const ids = new Map<string, Set<string>>();
-  const geometries = new Map<string, Map<string, string>>();
+  const regions: RegionCatalog = { ids, geometries: new Map(), labels: new Map() };
   if (await tableExists(c, 'region_ids')) {
     addToSets(ids, (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]);
   }
   if (await tableExists(c, 'region_geometries')) {
-    addGeometries(geometries, (await c.runAndReadAll(`SELECT dataset, id, geometry FROM region_geometries`)).getRowsJS() as [string, string, string][]);
+    const hasIso3 = (await c.runAndReadAll(`SELECT 1 FROM information_schema.columns WHERE table_name = 'region_geometries' AND column_name = 'iso3'`)).getRowsJS().length > 0;
+    addGeometries(regions, (await c.runAndReadAll(regionGeometrySelect(hasIso3))).getRowsJS() as [string, string, string, string | null, string | null][]);
   }
-  return { ids, geometries };
+  return regions;
 }

@@ -300,7 +300,7 @@ export class DuckDbWriter implements EngineWriter {
   async replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void> {
     await this.inTransaction(async (c) => {
       await c.run(`DELETE FROM region_geometries WHERE dataset = ?`, [dataset]);
-      await this.insertRows('region_geometries', regions.map((r) => [dataset, r.id, r.name, r.geometry, ...r.bbox]));
+      await this.insertRows('region_geometries', regions.map((r) => [dataset, r.id, r.name, r.geometry, ...r.bbox, r.iso3 ?? null]));
     });
   }
 

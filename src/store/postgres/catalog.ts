@@ -3,7 +3,7 @@
 // has none of the tables, and reads as empty: the server starts and waits for a first load.
 import type pg from 'pg';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { addGeometries, addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, regionGeometrySelect, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
@@ -47,12 +47,13 @@ export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
     const generation = await readGeneration(c);
     const versions = await readVersions(c);
     const groups = new Set<string>();
-    const regions: RegionCatalog = { ids: new Map(), geometries: new Map() };
+    const regions: RegionCatalog = { ids: new Map(), geometries: new Map(), labels: new Map() };
     // The tables are created together, by the first writer.
     if (await tableExists(c, 'vessel_groups')) {
       for (const r of (await c.query({ text: 'SELECT DISTINCT group_id FROM vessel_groups', rowMode: 'array' })).rows) groups.add(r[0] as string);
       addToSets(regions.ids, (await c.query({ text: 'SELECT member, id FROM region_ids', rowMode: 'array' })).rows as [string, string][]);
-      addGeometries(regions.geometries, (await c.query({ text: 'SELECT dataset, id, geometry FROM region_geometries', rowMode: 'array' })).rows as [string, string, string][]);
+      const hasIso3 = (await c.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'region_geometries' AND column_name = 'iso3'`)).rowCount! > 0;
+      addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
     return { versions, groups, regions, generation };
   } finally {

@@ -74,6 +74,8 @@ export const CREATE_SCHEMA = [
      dataset text NOT NULL, id ${TEXT} NOT NULL, name text, geometry text NOT NULL,
      min_lon double precision NOT NULL, min_lat double precision NOT NULL, max_lon double precision NOT NULL, max_lat double precision NOT NULL,
      PRIMARY KEY (dataset, id))`,
+  // Added after layout 1 was out: a database written before it gains the column at its next write.
+  'ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 text',
   // A lookup by id, a vessel's history and a time window each read an index, never the table;
   // region filters read a GIN index of the layer's ids, polygons the GiST index of the points.
   'CREATE INDEX IF NOT EXISTS events_id ON events (id)',

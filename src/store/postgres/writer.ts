@@ -120,8 +120,9 @@ export class PostgresWriter implements EngineWriter {
   async replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void> {
     await this.client.query('DELETE FROM region_geometries WHERE dataset = $1', [dataset]);
     await this.client.query(
-      `INSERT INTO region_geometries SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[])`,
-      [dataset, regions.map((r) => r.id), regions.map((r) => r.name), regions.map((r) => r.geometry), ...[0, 1, 2, 3].map((i) => regions.map((r) => r.bbox[i]))],
+      `INSERT INTO region_geometries (dataset, id, name, geometry, min_lon, min_lat, max_lon, max_lat, iso3)
+       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::text[])`,
+      [dataset, regions.map((r) => r.id), regions.map((r) => r.name), regions.map((r) => r.geometry), ...[0, 1, 2, 3].map((i) => regions.map((r) => r.bbox[i])), regions.map((r) => r.iso3 ?? null)],
     );
   }
 
