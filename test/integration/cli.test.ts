@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { BIN, startServer } from '../helpers/server.ts';
 
@@ -81,6 +82,11 @@ describe('vessel-events CLI', () => {
     const regions = await cli(['regions', 'load', '--db', db, '--dataset', 'public-eez-areas', join(out, 'regions', 'public-eez-areas.geojson')]);
     assert.match(regions.stdout, /^loaded \d+ regions of public-eez-areas$/m, regions.stderr);
     assert.match((await cli(['regions', 'list', '--db', db, '--dataset', 'public-eez-areas', '--name', 'senegal'])).stdout, /^public-eez-areas\t8371\tSenegal$/m);
+    // An EEZ's country travels from the generated file into the database (context layers show it).
+    const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+    const iso3 = (await (await instance.connect()).runAndReadAll(`SELECT iso3 FROM region_geometries WHERE dataset = 'public-eez-areas' AND id = '8371'`)).getRowsJS();
+    instance.closeSync();
+    assert.deepEqual(iso3, [['SEN']]);
     const unknown = await cli(['regions', 'load', '--db', db, '--dataset', 'public-whales', join(out, 'regions', 'public-eez-areas.geojson')]);
     assert.match(unknown.stderr, /unknown region dataset "public-whales"/);
     assert.match((await cli(['versions', 'list', '--db', db])).stdout, /^public-global-gaps-events:v1\t\d+ entries\tloaded /m);
