@@ -72,7 +72,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
     allowedHeaders: ['Authorization', 'Content-Type', 'If-None-Match', WIRE_FORMAT_HEADER],
-    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'WWW-Authenticate', ...RATE_LIMIT_HEADERS],
+    exposedHeaders: ['ETag', 'x-datasets', 'x-request-id', 'x-total-count', 'x-next-offset', 'WWW-Authenticate', ...RATE_LIMIT_HEADERS],
     maxAge: 86400,
     // An OPTIONS without Origin is no CORS preflight; it gets the same empty answer, not a plain-text 400.
     strictPreflight: false,
@@ -85,6 +85,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(compress, {
     encodings: ['br', 'gzip'],
     threshold: 1024,
+    // NDJSON pages too (JSON, GeoJSON and CSV are compressible by their media types already).
+    customTypes: /^application\/x-ndjson/,
     zlibOptions: { level: 1 },
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
   });

@@ -93,6 +93,29 @@ export const ListResponseSchema = Type.Object({
   metadata: Type.Object({}, { additionalProperties: true, description: 'resolved datasets and the filters as understood' }),
 });
 
+const PointSchema = Type.Union([Type.Object({ type: Type.Literal('Point'), coordinates: Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[lon, lat]' }) }), Type.Null()]);
+const FeatureSchema = Type.Object({ type: Type.Literal('Feature'), id: Type.String(), geometry: PointSchema, properties: EntrySchema }, { description: 'the event\'s point, with the entry (shaped as asked) as properties' });
+
+/** A list page in each of its formats (format=..., or the Accept header). */
+export const LIST_PAGE_FORMATS = {
+  description: 'A page of entries: JSON by default; CSV, GeoJSON or NDJSON with format= or the Accept header. X-Total-Count and X-Next-Offset give the paging in every format.',
+  content: {
+    'application/json': { schema: ListResponseSchema },
+    'text/csv': { schema: Type.String({ description: 'a header row, then one row per entry: a column per member path (vessel.name, regions.eez, port_visit.intermediateAnchorage.id) of the kinds asked for, less what summary, includes and include-regions leave out; arrays of values joined by ";", arrays of objects as JSON' }) },
+    'application/geo+json': { schema: Type.Object({ type: Type.Literal('FeatureCollection'), features: Type.Array(FeatureSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), nextOffset: Type.Union([Type.Integer(), Type.Null()]), metadata: Type.Object({}, { additionalProperties: true }) }) },
+    'application/x-ndjson': { schema: Type.String({ description: 'one entry per line' }) },
+  },
+};
+
+/** One event: the entry (or the published row with raw=true), or a GeoJSON Feature. */
+export const EVENT_FORMATS_RESPONSE = {
+  description: 'The entry; with raw=true the published row it was loaded from; with format=geojson (or Accept: application/geo+json) a Feature.',
+  content: {
+    'application/json': { schema: Type.Union([EntrySchema, PublishedRowSchema], { description: 'the entry; with raw=true the published row it was loaded from' }) },
+    'application/geo+json': { schema: FeatureSchema },
+  },
+};
+
 /** A revalidated GET: no body (`type: 'null'` documents a response without content). */
 export const NOT_MODIFIED = { type: 'null', description: 'Not modified: the If-None-Match ETag is current; no body' } as const;
 

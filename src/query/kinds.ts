@@ -34,3 +34,8 @@ const ENCOUNTER_SIDES: Record<string, string[]> = {
 export const ENCOUNTER_TYPES: readonly string[] = Object.entries(ENCOUNTER_SIDES).flatMap(([main, others]) => others.map((o) => `${main}-${o}`));
 
 export const PORT_VISIT_CONFIDENCES = ['2', '3', '4'] as const;
+
+/** The forms a list page can take (`format`, or the Accept header); one event: json or geojson. */
+export const LIST_FORMATS = ['json', 'csv', 'geojson', 'ndjson'] as const;
+export type ListFormat = (typeof LIST_FORMATS)[number];
+export const EVENT_FORMATS = ['json', 'geojson'] as const;

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { BUFFER_LIMITS, BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
-import { ENCOUNTER_TYPES, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
+import { ENCOUNTER_TYPES, EVENT_FORMATS, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, LIST_FORMATS, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, description: string, extra: { examples?: unknown[] } = {}) {
@@ -179,6 +179,12 @@ export type EventFilters = Static<typeof EventFiltersSchema> & { duration?: numb
 export type EntryShaping = { includes?: string[]; includeRegions?: boolean; summary?: boolean };
 
 export const PagingSchema = Type.Object(PagingProperties, { additionalProperties: false });
+
+const ListFormatProperty = StringEnum(
+  LIST_FORMATS,
+  'json (default): the API\'s page; csv: one row per entry, flattened columns; geojson: a FeatureCollection of points with the entries as properties; ndjson: one entry per line. Without it, the Accept header chooses (text/csv, application/geo+json, application/x-ndjson).',
+  example('json'),
+);
 export type Paging = Static<typeof PagingSchema>;
 
 /** GET /v3/events: filters, entry shaping and paging, all in the query string. */
@@ -189,6 +195,7 @@ export const ListGetQuerySchema = Type.Object(
     includeRegions: Type.Optional(EventFilterProperties.includeRegions),
     summary: Type.Optional(EventFilterProperties.summary),
     ...PagingProperties,
+    format: Type.Optional(ListFormatProperty),
   },
   { additionalProperties: false },
 );
@@ -199,8 +206,8 @@ export const ListPostBodySchema = Type.Object(
   { ...EventFiltersSchema.properties, ...BODY_ONLY_FILTERS, includes: Type.Optional(EventFilterProperties.includes) },
   { additionalProperties: false },
 );
-/** ...and paging in the query string, as the official clients send it. */
-export const ListPostQuerySchema = PagingSchema;
+/** ...and paging (and the format) in the query string, as the official clients send it. */
+export const ListPostQuerySchema = Type.Object({ ...PagingProperties, format: Type.Optional(ListFormatProperty) }, { additionalProperties: false });
 
 export const EventByIdParamsSchema = Type.Object({ eventId: Type.String({ minLength: 1, description: 'The event\'s id (`id` of an entry).', ...example('c2f0967e061f0a8e0e0e1b7ab0a3e2c4') }) });
 export const EventByIdQuerySchema = Type.Object(
@@ -212,6 +219,7 @@ export const EventByIdQuerySchema = Type.Object(
       'x-expected': 'one dataset id such as public-global-port-visits-events:latest',
     }),
     raw: Type.Optional(Type.Boolean({ description: 'true: return the stored source record as loaded.', ...example(false) })),
+    format: Type.Optional(StringEnum(EVENT_FORMATS, 'json (default): the entry; geojson: a Feature, the event\'s point with the entry as properties (not with raw=true). Without it, the Accept header chooses.', example('json'))),
   },
   { additionalProperties: false },
 );

@@ -30,8 +30,16 @@ export async function* streamListBody(pages: AsyncIterable<string[]> | Iterable<
     yield (first ? '' : ',') + texts.join(',');
     first = false;
   }
-  // nextOffset is null on the last page: gfwr loops for ever on a non-null one.
+  yield `],${footerMembers(footer)}}`;
+}
+
+/** The offset of the next page; null on the last page: gfwr loops for ever on a non-null one. */
+export function nextOffsetOf(footer: ListFooter): number | null {
   const next = footer.offset + footer.limit;
-  const nextOffset = next < footer.total ? next : null;
-  yield `],"total":${footer.total},"limit":${footer.limit},"offset":${footer.offset},"nextOffset":${nextOffset},"metadata":${JSON.stringify(footer.metadata)}}`;
+  return next < footer.total ? next : null;
+}
+
+/** `"total":...,"limit":...,"offset":...,"nextOffset":...,"metadata":{...}`: the members after the entries. */
+export function footerMembers(footer: ListFooter): string {
+  return `"total":${footer.total},"limit":${footer.limit},"offset":${footer.offset},"nextOffset":${nextOffsetOf(footer)},"metadata":${JSON.stringify(footer.metadata)}`;
 }

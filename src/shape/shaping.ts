@@ -8,7 +8,7 @@ import type { WireFormat } from './wire.ts';
 /** An entry as clients receive it (stored whole, in each wire format, by the engine). */
 export type Entry = Record<string, unknown>;
 
-const SUMMARY = pathTree(['start', 'end', 'id', 'type', 'position', 'vessel.id', 'vessel.name', 'vessel.ssvid', 'vessel.flag', 'vessel.type']);
+export const SUMMARY = pathTree(['start', 'end', 'id', 'type', 'position', 'vessel.id', 'vessel.name', 'vessel.ssvid', 'vessel.flag', 'vessel.type']);
 
 /**
  * The function that shapes each (stored, `gfw`) entry of a response; undefined when the stored

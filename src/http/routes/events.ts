@@ -11,7 +11,11 @@ import {
 } from '../../query/schema.ts';
 import type { ListQuery } from '../../query/types.ts';
 import type { Buffering } from '../../query/area.ts';
-import { streamListBody } from '../../shape/list-body.ts';
+import { featureOf, MEDIA_TYPES, streamListAs } from '../../shape/formats.ts';
+import { nextOffsetOf } from '../../shape/list-body.ts';
+import { EVENT_FORMATS, LIST_FORMATS, type ListFormat } from '../../query/kinds.ts';
+import { invalid } from '../../query/errors.ts';
+import { formatOf } from '../format.ts';
 import { specFromGfw } from '../../shape/spec-wire.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import type { WireFormat } from '../../shape/wire.ts';
@@ -20,7 +24,7 @@ import { pinnedStore } from '../store-pinning.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf, setResolvedDatasets } from '../caching.ts';
 import { requestReader } from '../read-request.ts';
-import { EntrySchema, errorResponses, ListResponseSchema, NOT_MODIFIED, PublishedRowSchema } from '../schemas.ts';
+import { errorResponses, EVENT_FORMATS_RESPONSE, LIST_PAGE_FORMATS, NOT_MODIFIED } from '../schemas.ts';
 import { wireFormatOf, WIRE_HEADER_SCHEMA } from '../wire-format.ts';
 
 export interface EventRoutesOptions {
@@ -37,7 +41,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
   const readListPost = requestReader({ query: ListPostQuerySchema, body: ListPostBodySchema });
   const readById = requestReader({ query: EventByIdQuerySchema });
 
-  async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat): Promise<FastifyReply> {
+  async function sendList(store: EventStore, reply: FastifyReply, list: ListQuery, metadata: Record<string, unknown>, wire: WireFormat, format: ListFormat): Promise<FastifyReply> {
     // The count and the page's first chunk are ready before the first byte: a busy or failing
     // engine is a JSON error (503, 504), never a 200 cut short. A client may leave at any point,
     // even while its page is prepared: a page never begun gives its connection back when the
@@ -54,7 +58,11 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const pages = page ?? [];
 
     const footer = { total, limit: list.limit, offset: list.offset, metadata };
-    return reply.type('application/json').send(Readable.from(streamListBody(pages, footer, wire, list.shape)));
+    // The paging a JSON page carries in its body, as headers for the formats that have no room for it.
+    reply.header('x-total-count', String(total));
+    reply.header('x-next-offset', String(nextOffsetOf(footer) ?? ''));
+    const kinds = [...new Set(list.datasets.map((d) => d.resolved.kind))];
+    return reply.type(MEDIA_TYPES[format]).send(Readable.from(streamListAs(format, pages, footer, wire, list.shape, kinds)));
   }
 
   app.get('/events', {
@@ -64,20 +72,21 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       tags: ['events'],
       querystring: ListGetQuerySchema,
       headers: WIRE_HEADER_SCHEMA,
-      response: { 200: ListResponseSchema, 304: NOT_MODIFIED, ...errorResponses },
+      response: { 200: LIST_PAGE_FORMATS, 304: NOT_MODIFIED, ...errorResponses },
       security,
     },
   }, async (request, reply) => {
     const { query, spelling } = readListGet(request);
     const wire = wireFormatOf(request, options.defaultWire);
+    const format = formatOf(request, query.format, LIST_FORMATS);
     const shaping = { includes: query.includes, includeRegions: query.includeRegions, summary: query.summary };
     const list = await normalizeListQuery(query, query, context(request, spelling), shaping);
     setResolvedDatasets(reply, list.datasets);
     const store = pinnedStore(request);
     const metadata = echoQuery(list);
-    const etag = etagOf({ operation: 'list', generation: store.generation(), asked: { metadata, wire } });
+    const etag = etagOf({ operation: 'list', generation: store.generation(), asked: { metadata, wire, format } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
-    return sendList(store, reply, list, metadata, wire);
+    return sendList(store, reply, list, metadata, wire, format);
   });
 
   app.post('/events', {
@@ -88,7 +97,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       querystring: ListPostQuerySchema,
       body: ListPostBodySchema,
       headers: WIRE_HEADER_SCHEMA,
-      response: { 200: ListResponseSchema, ...errorResponses },
+      response: { 200: LIST_PAGE_FORMATS, ...errorResponses },
       security,
     },
   }, async (request, reply) => {
@@ -96,7 +105,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     const wire = wireFormatOf(request, options.defaultWire);
     const list = await normalizeListQuery(body, query, context(request, spelling), { includes: body.includes });
     setResolvedDatasets(reply, list.datasets);
-    return sendList(pinnedStore(request), reply, list, echoQuery(list), wire);
+    return sendList(pinnedStore(request), reply, list, echoQuery(list), wire, formatOf(request, query.format, LIST_FORMATS));
   });
 
   app.get('/events/:eventId', {
@@ -107,17 +116,19 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       params: EventByIdParamsSchema,
       querystring: EventByIdQuerySchema,
       headers: WIRE_HEADER_SCHEMA,
-      response: { 200: Type.Union([EntrySchema, PublishedRowSchema], { description: 'the entry; with raw=true the published row it was loaded from' }), 304: NOT_MODIFIED, ...errorResponses },
+      response: { 200: EVENT_FORMATS_RESPONSE, 304: NOT_MODIFIED, ...errorResponses },
       security,
     },
   }, async (request, reply) => {
     const { eventId } = request.params as { eventId: string };
     const { query, spelling } = readById(request);
     const wire = wireFormatOf(request, options.defaultWire);
+    const format = formatOf(request, query.format, EVENT_FORMATS);
+    if (query.raw && query.format === 'geojson') throw invalid('format', 'format=geojson applies to the entry; raw=true returns the published row as JSON');
     const dataset = normalizeSingleDataset(query.dataset, context(request, spelling));
     setResolvedDatasets(reply, [dataset]);
     const store = pinnedStore(request);
-    const etag = etagOf({ operation: 'by-id', generation: store.generation(), asked: { eventId, dataset: resolvedName(dataset), raw: query.raw === true, wire } });
+    const etag = etagOf({ operation: 'by-id', generation: store.generation(), asked: { eventId, dataset: resolvedName(dataset), raw: query.raw === true, wire, format: query.raw ? 'json' : format } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
     const missing = () => notFound('eventId', `no event "${eventId}" in ${resolvedName(dataset)}`);
     if (query.raw) {
@@ -128,6 +139,10 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     // The stored entry (`gfw`) is the body as it is; `spec` is derived from it.
     const entry = await store.getEntry(dataset, eventId);
     if (entry === undefined) throw missing();
+    if (format === 'geojson') {
+      const stored = JSON.parse(entry) as Record<string, unknown>;
+      return reply.type(MEDIA_TYPES.geojson).send(JSON.stringify(featureOf(stored, wire === 'gfw' ? stored : specFromGfw(stored))));
+    }
     return reply.type('application/json').send(wire === 'gfw' ? entry : specFromGfw(JSON.parse(entry) as Record<string, unknown>));
   });
 }
