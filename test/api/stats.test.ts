@@ -7,6 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { GROUP_BY, GROUP_REGION_MEMBER, type GroupBy } from '../../src/query/stats.ts';
+import { REGION_MEMBERS } from '../../src/domain/regions.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
 import { referenceMatches } from '../helpers/reference.ts';
@@ -20,6 +22,9 @@ function bucket(ms: number, interval: string): string {
   const parts = { HOUR: [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), d.getUTCHours()], DAY: [d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()], MONTH: [d.getUTCFullYear(), d.getUTCMonth()], YEAR: [d.getUTCFullYear(), 0] }[interval]!;
   return new Date(Date.UTC(parts[0]!, parts[1]!, parts[2] ?? 1, parts[3] ?? 0)).toISOString();
 }
+
+/** Region dataset -> id -> the name loaded with its geometry, read from the fixture's file. */
+let regionNames = new Map<string, Map<string, string>>();
 
 function groupsOf(records: EventRecord[], groupBy: GroupBy): { name: string; label?: string | null; flag?: string | null; value: number }[] {
   const counts = new Map<string, { value: number; label?: string | null; flag?: string | null }>();
@@ -35,8 +40,11 @@ function groupsOf(records: EventRecord[], groupBy: GroupBy): { name: string; lab
     else if (groupBy === 'GEARTYPE') add(r.vessel.gear_type);
     else add(r.vessel.next_port?.id, { label: r.vessel.next_port?.name ?? null, flag: r.vessel.next_port?.flag ?? null });
   }
+  // A region layer's groups carry the region's loaded name as label, where it has one.
+  const dataset = REGION_MEMBERS.find((m) => m.member === GROUP_REGION_MEMBER[groupBy])?.dataset;
+  const regionLabel = (name: string) => (dataset ? regionNames.get(dataset)?.get(name) : undefined);
   return [...counts]
-    .map(([name, c]) => (groupBy === 'NEXT_PORT_ID' ? { name, label: c.label, flag: c.flag, value: c.value } : { name, value: c.value }))
+    .map(([name, c]) => (groupBy === 'NEXT_PORT_ID' ? { name, label: c.label, flag: c.flag, value: c.value } : regionLabel(name) ? { name, label: regionLabel(name), value: c.value } : { name, value: c.value }))
     .sort((a, b) => b.value - a.value || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
@@ -45,6 +53,11 @@ let fixture: Fixture;
 before(async () => {
   t = await startTestApp({ events: 12000, seed: 51 });
   fixture = t.fixture;
+  const instance = await DuckDBInstance.create(fixture.dbPath, { access_mode: 'READ_ONLY' });
+  const rows = (await (await instance.connect()).runAndReadAll(`SELECT dataset, id, name FROM region_geometries WHERE name IS NOT NULL`)).getRowsJS() as [string, string, string][];
+  instance.closeSync();
+  regionNames = new Map();
+  for (const [dataset, id, name] of rows) (regionNames.get(dataset) ?? regionNames.set(dataset, new Map()).get(dataset)!).set(id, name);
 });
 after(() => t.close());
 
