@@ -12,6 +12,7 @@ import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
 import { registerDocs } from './http/docs.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { contextLayerRoutes } from './http/routes/context-layers.ts';
+import { explorerRoutes } from './http/routes/explorer.ts';
 import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
@@ -98,6 +99,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await registerDocs(app, { stores: options.stores, buffering, wire: options.wire });
   await app.register(operationRoutes, { stores: options.stores });
   await app.register(landingRoutes, { stores: options.stores });
+  await app.register(explorerRoutes);
 
   for (const prefix of API_PREFIXES) {
     await app.register(

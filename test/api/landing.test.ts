@@ -15,7 +15,7 @@ describe('the landing page', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     const body = res.json() as { links: { rel: string; href: string }[]; datasets: { dataset: string; rows: number }[]; latest: string[] };
-    assert.deepEqual(body.links.map((l) => l.rel), ['service-doc', 'service-desc', 'data', 'status']);
+    assert.deepEqual(body.links.map((l) => l.rel), ['service-doc', 'explorer', 'service-desc', 'data', 'status']);
     for (const link of body.links) {
       const status = (await t.app.inject({ url: link.href })).statusCode;
       // The events need a token: a 401 says so; every other link answers as it is.
@@ -32,7 +32,7 @@ describe('the landing page', () => {
     assert.equal(res.statusCode, 200);
     assert.match(String(res.headers['content-type']), /^text\/html/);
     assert.match(res.body, /<title>Vessel Activity Events Service<\/title>/);
-    for (const href of ['/docs/', '/openapi.json', '/readyz']) assert.ok(res.body.includes(`href="${href}"`), href);
+    for (const href of ['/docs/', '/explorer/', '/openapi.json', '/readyz']) assert.ok(res.body.includes(`href="${href}"`), href);
     const json = (await t.app.inject({ url: '/' })).json() as { latest: string[] };
     for (const dataset of json.latest) assert.ok(res.body.includes(`<code>${dataset}</code> (latest)`), dataset);
     assert.ok(res.body.includes('http://events.example.org/v3/events?datasets='), 'the first request names this server');

@@ -41,6 +41,7 @@ export const startCommand: Command = {
           '',
           `Vessel events API: ${url}/v3/events   (docs: ${url}/docs)`,
           `Token (demo, replaced at each start): ${secret}`,
+          `Map explorer: ${url}/explorer/   (paste the token there)`,
           '',
           'Try:',
           `  curl -H "Authorization: Bearer ${secret}" "${url}/v3/events?datasets=public-global-fishing-events:latest&flags=CHN&start-date=2020-01-01&end-date=2021-01-01&limit=2&offset=0"`,

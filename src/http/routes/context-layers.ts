@@ -54,4 +54,33 @@ export async function contextLayerRoutes(app: FastifyInstance, options: { cacheM
     if (answerFromCache(request, reply, etagOf({ operation: 'context-layers', generation: store.generation(), asked: { dataset } }), options.cacheMaxAgeSeconds)) return reply;
     return reply.type('application/json').send(JSON.stringify(regionItems(store, dataset)));
   });
+
+  // Beyond the GFW API: one region's outline, for maps (the explorer draws the region it filters by).
+  app.get('/datasets/:dataset/context-layers/:id', {
+    schema: {
+      summary: 'One region\'s loaded outline, as a GeoJSON Feature',
+      operationId: 'regionOutline',
+      tags: ['regions'],
+      params: Type.Object({
+        dataset: Type.String({ enum: Object.keys(REGION_DATASETS), description: 'A region dataset.', examples: ['public-eez-areas'] }),
+        id: Type.String({ minLength: 1, description: 'The region\'s id.', examples: ['8371'] }),
+      }),
+      response: {
+        200: {
+          description: 'the region as a Feature: its id, label and loaded geometry (MultiPolygon)',
+          content: { 'application/geo+json': { schema: Type.Object({ type: Type.Literal('Feature'), id: Type.String(), properties: Type.Object({ id: Type.String(), label: Type.String() }), geometry: Type.Object({ type: Type.Literal('MultiPolygon'), coordinates: Type.Array(Type.Unknown()) }) }) } },
+        },
+        304: NOT_MODIFIED, ...errorResponses,
+      },
+      security: [{ ApiKeyAuth: [] }],
+    },
+  }, async (request, reply) => {
+    const { dataset, id } = request.params as { dataset: string; id: string };
+    const store = pinnedStore(request);
+    const polygons = Object.hasOwn(REGION_DATASETS, dataset) ? store.regionGeometry(dataset, id) : undefined;
+    if (!polygons) throw notFound('id', `no loaded geometry for region "${id}" of ${dataset}; load it with "vessel-events regions load"`);
+    if (answerFromCache(request, reply, etagOf({ operation: 'region-outline', generation: store.generation(), asked: { dataset, id } }), options.cacheMaxAgeSeconds)) return reply;
+    const label = store.regionName(dataset, id) ?? id;
+    return reply.type('application/geo+json').send(JSON.stringify({ type: 'Feature', id, properties: { id, label }, geometry: { type: 'MultiPolygon', coordinates: polygons } }));
+  });
 }

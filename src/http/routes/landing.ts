@@ -8,6 +8,7 @@ import { loadedDatasets } from './operations.ts';
 
 const LINKS = [
   { rel: 'service-doc', href: '/docs/', type: 'text/html', title: 'API documentation (try every operation in the browser)' },
+  { rel: 'explorer', href: '/explorer/', type: 'text/html', title: 'Map explorer: events on a map, the time series, and the same request in curl, Python and R' },
   { rel: 'service-desc', href: '/openapi.json', type: 'application/vnd.oai.openapi+json;version=3.1', title: 'OpenAPI 3.1 document' },
   { rel: 'data', href: '/v3/events', type: 'application/json', title: 'Events (a token is needed: Authorization: Bearer ...)' },
   { rel: 'status', href: '/readyz', type: 'application/json', title: 'Readiness and the loaded datasets' },
