@@ -2,21 +2,19 @@
 // by SwiftShader. The page is served by the app on a real port; each query it runs is checked
 // against the API's own answer for the same request. A screenshot goes to test-output/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const OUTPUT = join(import.meta.dirname, '../../test-output');
-// CI installs chromium (.ci/run), so there a missing browser fails; elsewhere the suite says why it skips.
-const skip = !CHROMIUM && !process.env.CI ? 'chromium is not installed (apt-get install chromium)' : false;
 
 type Explorer = { ready: boolean; total: number | null; shown: number; box: number[] | null; timeseries: unknown[]; map: { queryRenderedFeatures(o: object): { properties: { id: string }; geometry: { coordinates: [number, number] } }[]; project(c: [number, number]): { x: number; y: number }; loaded(): boolean } };
 declare global { interface Window { explorer: Explorer } }
 
-describe('the map explorer in a browser', { skip }, () => {
+describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () => {
   let t: TestApp;
   let browser: Browser;
   let page: Page;
@@ -40,7 +38,7 @@ describe('the map explorer in a browser', { skip }, () => {
   before(async () => {
     t = await startTestApp({ events: 3000, seed: 7 });
     origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    browser = await puppeteer.launch({ executablePath: CHROMIUM!, headless: true, args: ['--no-sandbox', '--enable-unsafe-swiftshader', '--use-angle=swiftshader', '--ignore-gpu-blocklist'] });
+    browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText}`));
