@@ -106,7 +106,7 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
     } else delete body.example;
   }
   const ok = op.responses?.['200']?.content?.['application/json'];
-  const answer = { listEvents: live?.listAnswer, searchEvents: live?.listAnswer, getEvent: live?.entry, eventStats: live?.statsAnswer, searchEventStats: live?.statsAnswer }[op.operationId ?? ''];
+  const answer = { listEvents: live?.listAnswer, searchEvents: live?.listAnswer, getEvent: live?.entry, eventStats: live?.statsAnswer, searchEventStats: live?.statsAnswer, regionList: live?.regionsAnswer }[op.operationId ?? ''];
   if (ok && answer !== undefined) ok.example = answer;
 }
 

@@ -15,6 +15,7 @@ import { streamListBody } from '../shape/list-body.ts';
 import { specFromGfw } from '../shape/spec-wire.ts';
 import type { WireFormat } from '../shape/wire.ts';
 import type { EventStore } from '../store/store.ts';
+import { regionItems } from './routes/context-layers.ts';
 
 /** The `types` filter value of each kind. */
 const TYPE_OF_KIND: Record<EventKind, string> = { fishing: 'FISHING', encounter: 'ENCOUNTER', loitering: 'LOITERING', gap: 'GAP', port_visit: 'PORT_VISIT' };
@@ -43,6 +44,8 @@ export interface LiveExamples {
   listAnswer: unknown;
   entry: unknown;
   statsAnswer: unknown;
+  /** The first EEZs of the region list (the whole list is hundreds long). */
+  regionsAnswer: unknown;
 }
 
 type Entry = { id: string; type: EventKind; start: string; vessel?: { id?: string; flag?: string | null; type?: string | null; nextPort?: { id?: string | null } }; regions?: Record<string, string[]> };
@@ -97,7 +100,10 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
   const statsAnswer = await store.stats(await normalizeEventQuery(statsFilters, ctx), normalizeStatsOptions({ timeseriesInterval, groupBy, includes: parts } as never, (name) => name));
   const entryText = await store.getEntry(normalizeSingleDataset(dataset, ctx), sample.id);
   const entry = entryText === undefined ? undefined : (JSON.parse(entryText) as Record<string, unknown>);
-  return { values, eventId: sample.id, byIdDataset: dataset, listAnswer: JSON.parse(body), entry: entry && wire === 'spec' ? specFromGfw(entry) : entry, statsAnswer };
+  return {
+    values, eventId: sample.id, byIdDataset: dataset, listAnswer: JSON.parse(body), entry: entry && wire === 'spec' ? specFromGfw(entry) : entry, statsAnswer,
+    regionsAnswer: regionItems(store, 'public-eez-areas').slice(0, 3),
+  };
 }
 
 async function firstEntry(store: EventStore, filters: EventFilters, ctx: NormalizeContext): Promise<Entry | undefined> {

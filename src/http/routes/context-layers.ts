@@ -29,7 +29,7 @@ function item(dataset: string, r: { id: string; name: string | null; iso3: strin
   return { id: r.id, label };
 }
 
-function regionItems(store: EventStore, dataset: string): Record<string, unknown>[] {
+export function regionItems(store: EventStore, dataset: string): Record<string, unknown>[] {
   return store.regionList(dataset).map((r) => item(dataset, r));
 }
 
