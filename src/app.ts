@@ -10,6 +10,7 @@ import { onClientError, onFrameworkError, registerErrorHandling } from './http/e
 import { registerJsonBodies } from './http/json-body.ts';
 import { RATE_LIMIT_HEADERS, registerRateLimits } from './http/rate-limit.ts';
 import { registerDocs } from './http/docs.ts';
+import { createMetrics } from './http/metrics.ts';
 import { eventRoutes } from './http/routes/events.ts';
 import { contextLayerRoutes } from './http/routes/context-layers.ts';
 import { explorerRoutes } from './http/routes/explorer.ts';
@@ -30,6 +31,8 @@ export interface AppOptions {
   bodyLimitBytes: number;
   /** Requests per minute per token without a limit of its own; 0 or absent: none. */
   rateLimitPerMinute?: number;
+  /** Serve Prometheus metrics at /metrics (src/http/metrics.ts). */
+  metrics?: boolean;
   /** How long one buffer may take to compute (413 after it); 5 s by default. */
   bufferDeadlineMs?: number;
   logger?: FastifyServerOptions['logger'];
@@ -69,6 +72,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   });
 
   registerErrorHandling(app);
+  // First, so that its hook sees every route's answers; its stores time their queries.
+  let stores = options.stores;
+  if (options.metrics) {
+    const metrics = createMetrics(options.stores);
+    metrics.register(app, options.tokens);
+    stores = metrics.stores;
+  }
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
@@ -96,9 +106,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   app.addHook('onClose', () => buffers.close());
   const buffering: Buffering = (polygons, value, unit, operation) => buffers.buffer(polygons, value, unit, operation);
 
-  await registerDocs(app, { stores: options.stores, buffering, wire: options.wire });
-  await app.register(operationRoutes, { stores: options.stores });
-  await app.register(landingRoutes, { stores: options.stores });
+  await registerDocs(app, { stores, buffering, wire: options.wire });
+  await app.register(operationRoutes, { stores });
+  await app.register(landingRoutes, { stores });
   await app.register(explorerRoutes);
 
   for (const prefix of API_PREFIXES) {
@@ -106,7 +116,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
       async (api) => {
         api.addHook('onRequest', authenticate(options.tokens));
         await registerRateLimits(api, options.rateLimitPerMinute ?? 0);
-        pinStorePerRequest(api, options.stores);
+        pinStorePerRequest(api, stores);
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(contextLayerRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });

@@ -19,6 +19,8 @@ export interface ServerConfig {
   /** DuckDB's memory limit (its buffer pool and operators), e.g. "1GB"; larger work spills to disk. */
   memoryLimit: string;
   logLevel: string;
+  /** Serve Prometheus metrics at /metrics (a token is needed, as for the API). */
+  metrics: boolean;
 }
 
 /** Option name -> environment variable and default. */
@@ -36,6 +38,7 @@ export const OPTIONS = {
   'rate-limit': { env: 'VESSEL_EVENTS_RATE_LIMIT', default: '600', help: 'requests per minute per token (serve: the default of tokens without their own; token create: this token\'s own), 0: none' },
   'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '4GB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
+  metrics: { env: 'VESSEL_EVENTS_METRICS', default: 'false', help: 'serve Prometheus metrics at /metrics, for a valid token as the API (the flag alone means true)' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
   version: { env: 'VESSEL_EVENTS_VERSION', default: '', help: 'version tag of the load (default vYYYYMMDD)' },
@@ -65,6 +68,11 @@ function integer(name: OptionName, text: string, min: number): number {
   return n;
 }
 
+function booleanOption(name: OptionName, text: string): boolean {
+  if (text !== 'true' && text !== 'false') throw new ConfigError(`--${name} (${OPTIONS[name].env}) must be true or false, got "${text}"`);
+  return text === 'true';
+}
+
 function memorySize(name: OptionName, text: string): string {
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(text.trim())) {
     throw new ConfigError(`--${name} (${OPTIONS[name].env}) must be a size such as 512MB or 2GB, got "${text}"`);
@@ -87,6 +95,7 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
     memoryLimit: memorySize('memory-limit', option('memory-limit', flags)),
     rateLimitPerMinute: integer('rate-limit', option('rate-limit', flags), 0),
     logLevel: option('log-level', flags),
+    metrics: booleanOption('metrics', option('metrics', flags)),
   };
 }
 

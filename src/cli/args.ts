@@ -7,13 +7,16 @@ export type Flags = Record<string, string | boolean | string[] | undefined>;
 
 export class UsageError extends Error {}
 
+/** Options given without a value (`--metrics`), which mean true; their variables take true/false. */
+const BOOLEAN_OPTIONS: readonly string[] = ['skip-invalid', 'metrics'];
+
 export function parseCommandArgs(args: string[], names: OptionName[]): { flags: Flags; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };
-  for (const n of names) options[n] = n === 'skip-invalid' ? { type: 'boolean' } : { type: 'string', ...(n === 'datasets' ? { multiple: true } : {}) };
+  for (const n of names) options[n] = BOOLEAN_OPTIONS.includes(n) ? { type: 'boolean' } : { type: 'string', ...(n === 'datasets' ? { multiple: true } : {}) };
   try {
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     const flags = values as Flags;
-    if (flags['skip-invalid'] === true) flags['skip-invalid'] = 'true';
+    for (const n of BOOLEAN_OPTIONS) if (flags[n] === true) flags[n] = 'true';
     if (Array.isArray(flags['datasets'])) flags['datasets'] = flags['datasets'].join(',');
     return { flags, positionals };
   } catch (e) {

@@ -36,6 +36,7 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
     cacheMaxAgeSeconds: config.cacheMaxAgeSeconds,
     bodyLimitBytes: config.bodyLimitBytes,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    metrics: config.metrics,
     logger: { level: config.logLevel },
   });
   logger.app = app;

@@ -7,7 +7,16 @@ import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
 import type { RegionEntry } from './catalog.ts';
 
+/** How busy the engine's connections are. */
+export interface EngineLoad {
+  size: number;
+  inUse: number;
+  waiting: number;
+}
+
 export interface EventStore extends DatasetCatalog {
+  /** The engine's connections now (the /metrics gauges). */
+  engineLoad(): EngineLoad;
   /** The regions of a region dataset (carried by some event, or with a loaded geometry), by name then id. */
   regionList(dataset: string): RegionEntry[];
   /** The region's name, where one was loaded with its geometry. */

@@ -213,7 +213,7 @@ export interface TestApp {
  */
 export async function startTestApp(options: {
   wire?: WireFormat; fixture?: Fixture; events?: number; seed?: number; bodyLimitBytes?: number; bufferDeadlineMs?: number; rateLimitPerMinute?: number;
-  store?: ServingOptions;
+  store?: ServingOptions; metrics?: boolean;
 } = {}): Promise<TestApp> {
   const fixture = options.fixture ?? (await buildFixtureDb({ events: options.events, seed: options.seed }));
   const tokens = new TokenFile(join(fixture.dir, `tokens-${Math.random().toString(36).slice(2)}.json`));
@@ -227,6 +227,7 @@ export async function startTestApp(options: {
     bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
     bufferDeadlineMs: options.bufferDeadlineMs,
     rateLimitPerMinute: options.rateLimitPerMinute,
+    metrics: options.metrics,
   });
   return {
     app, stores, store: stores.current(), fixture, token, tokens,

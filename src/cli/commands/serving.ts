@@ -6,7 +6,7 @@ import { databaseHoldsData, describeDatabase } from '../../store/engines.ts';
 import { createDemoDatabase } from '../demo.ts';
 import { checkPortFree, serve } from '../serve.ts';
 
-const SERVE_OPTIONS: OptionName[] = ['engine', 'db', 'database-url', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level'];
+const SERVE_OPTIONS: OptionName[] = ['engine', 'db', 'database-url', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level', 'metrics'];
 
 export const serveCommand: Command = {
   usage: 'vessel-events serve [options]',

@@ -5,7 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { EventStats, EventStore, PageStream } from '../store.ts';
+import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
@@ -79,6 +79,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
     return new DuckDbStore(instance, pool, { versions, groups, regions, generation });
+  }
+
+  engineLoad(): EngineLoad {
+    return this.pool.stats();
   }
 
   async count(query: EventQuery): Promise<number> {

@@ -7,6 +7,7 @@
 // `maxWaiting` waiters in its lane a request is refused at once with a 503 and Retry-After.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { Overloaded, QueryTimeout } from '../../query/errors.ts';
+import type { EngineLoad } from '../store.ts';
 
 export type Lane = 'heavy' | 'light';
 
@@ -46,6 +47,11 @@ export class ConnectionPool {
 
   get timeoutMs(): number {
     return this.options.timeoutMs;
+  }
+
+  /** Connections in all, in use, and queries waiting for one (the /metrics gauges). */
+  stats(): EngineLoad {
+    return { size: this.all.length, inUse: this.all.length - this.idle.length, waiting: this.waiting.length };
   }
 
   private heavyLimit(): number {

@@ -9,7 +9,7 @@ import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
-import type { EventStats, EventStore, PageStream } from '../store.ts';
+import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { computeStats } from './stats.ts';
@@ -61,6 +61,10 @@ export class PostgresPool {
     }
   }
 
+  stats(): EngineLoad {
+    return { size: this.options.connections ?? 8, inUse: this.pool.totalCount - this.pool.idleCount, waiting: this.pool.waitingCount };
+  }
+
   async use<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     const c = await this.acquire();
     try {
@@ -102,6 +106,10 @@ export class PostgresStore extends Catalog implements EventStore {
   private get db(): PostgresPool {
     if (this.closed) throw closingError();
     return this.pool;
+  }
+
+  engineLoad(): EngineLoad {
+    return this.pool.stats();
   }
 
   count(query: EventQuery): Promise<number> {
