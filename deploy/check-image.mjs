@@ -11,7 +11,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { createServer } from 'node:net';
 
 const root = join(import.meta.dirname, '..');
@@ -61,7 +61,9 @@ try {
       const fromBuild = parts[0] === '--from=build';
       const [source, target] = fromBuild ? parts.slice(1) : parts;
       const sourcePath = fromBuild ? join(context, source.replace(/^\/app\/?/, '')) : join(context, source);
-      const targetPath = join(image, target.startsWith('/') ? target : join(workdir, target));
+      // A target ending in "/" (or ".") is a folder the source goes into, as Docker reads it.
+      const into = target.endsWith('/') || target === '.' ? basename(source) : '';
+      const targetPath = join(image, target.startsWith('/') ? target : join(workdir, target), into);
       mkdirSync(dirname(targetPath), { recursive: true });
       cpSync(sourcePath, targetPath, { recursive: true });
       console.log(`final: COPY ${args}`);
