@@ -43,7 +43,7 @@ export const OPTIONS = {
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
   version: { env: 'VESSEL_EVENTS_VERSION', default: '', help: 'version tag of the load (default vYYYYMMDD)' },
   dataset: { env: 'VESSEL_EVENTS_DATASET', default: '', help: 'kind of every row: fishing, encounter, loitering, port_visit, gap (load); region dataset id (regions load)' },
-  format: { env: 'VESSEL_EVENTS_FORMAT', default: '', help: 'file format: ndjson, csv or parquet (load: default from the extension; generate: default ndjson)' },
+  format: { env: 'VESSEL_EVENTS_FORMAT', default: '', help: 'file format: ndjson, csv or parquet (load: default from the extension; generate: default ndjson); load also takes gfw-json (GFW Events API entries)' },
   'skip-invalid': { env: 'VESSEL_EVENTS_SKIP_INVALID', default: 'false', help: 'true: load the valid rows and report the invalid ones' },
   out: { env: 'VESSEL_EVENTS_OUT', default: 'data/generated', help: 'output folder' },
   from: { env: 'VESSEL_EVENTS_FROM', default: '2017-01-01', help: 'first day of generated events' },

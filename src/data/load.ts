@@ -7,8 +7,10 @@ import { createInterface } from 'node:readline';
 import type { EventKind } from '../domain/kinds.ts';
 import { editDatabase, type Database, type LockHolder } from '../store/engines.ts';
 import type { DatabaseWriter, PublishResult } from '../store/writer.ts';
+import { gfwEntryDocuments } from './gfw-json.ts';
 
-export const FILE_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
+/** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/gfw-json.ts). */
+export const FILE_FORMATS = ['ndjson', 'csv', 'parquet', 'gfw-json'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
 export interface LoadOptions {
@@ -59,8 +61,9 @@ export function loadFiles(files: { path: string; format: FileFormat }[], options
   return withWriter(options, async (w) => {
     let staged = 0;
     for (const [i, { path, format }] of files.entries()) {
-      if (format === 'ndjson') {
-        staged += await w.stageDocuments(i, path, ndjsonLines(path), (n) => options.onProgress?.(staged + n));
+      if (format === 'ndjson' || format === 'gfw-json') {
+        const documents = format === 'ndjson' ? ndjsonLines(path) : gfwEntryDocuments(path);
+        staged += await w.stageDocuments(i, path, documents, (n) => options.onProgress?.(staged + n));
       } else {
         staged += await w.ingestFile(i, path, format);
       }

@@ -52,9 +52,9 @@ export const generateCommand: Command = {
 
 export const loadCommand: Command = {
   usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
-  summary: 'Load published-events files (NDJSON, CSV, Parquet) as a new version of each dataset they hold; latest then points at it.',
+  summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it.',
   options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid'],
-  more: ['  FILE...           published-events rows (docs/data-format.md)'],
+  more: ['  FILE...           published-events rows (docs/data-format.md); with --format gfw-json, API entries: a list response ({"entries": [...]}), a JSON array, or NDJSON'],
   async run(flags, positionals) {
     if (positionals.length === 0) throw new UsageError('name at least one file to load');
     const kind = option('dataset', flags);
