@@ -105,6 +105,69 @@ describe('demo data facts', () => {
     assert.ok(records.some((r) => r.regions.eez12Nm.length > 0), 'some events within 12 nm');
   });
 
+  test('RFMOs follow the oceans: an Atlantic event never carries a Pacific or Indian Ocean body, nor the reverse', () => {
+    const OCEANS: Record<string, { areas: string[]; only: string[] }> = {
+      Atlantic: { areas: ['21', '27', '31', '34', '37', '41', '47'], only: ['ICCAT', 'NAFO', 'NEAFC', 'ICES', 'NASCO', 'GFCM', 'SRFC', 'FCWC', 'CRFM', 'CTMFM'] },
+      Pacific: { areas: ['61', '67', '71', '77', '81', '87'], only: ['WCPFC', 'IATTC', 'SPRFMO', 'NPFC', 'FFA', 'PICES', 'NPAFC', 'IPHC', 'CPPS'] },
+      Indian: { areas: ['51', '57'], only: ['IOTC', 'SWIOFC', 'RECOFI', 'PERSGA'] },
+    };
+    const seen = new Set<string>();
+    for (const r of records) {
+      const major = r.regions.majorFao[0];
+      const ocean = Object.keys(OCEANS).find((o) => OCEANS[o]!.areas.includes(major ?? ''));
+      if (!ocean) continue;
+      seen.add(ocean);
+      for (const [other, { only }] of Object.entries(OCEANS)) {
+        if (other === ocean) continue;
+        const wrong = r.regions.rfmo.filter((b) => only.includes(b));
+        assert.deepEqual(wrong, [], `${r.id} (FAO ${major}, ${ocean}) carries ${other} bodies`);
+      }
+    }
+    assert.deepEqual([...seen].sort(), ['Atlantic', 'Indian', 'Pacific']);
+    const fishing = of('fishing');
+    const wcpfc = fishing.filter((r) => r.regions.rfmo.includes('WCPFC')).length / fishing.length;
+    assert.ok(wcpfc < 0.4, `${(wcpfc * 100).toFixed(1)} % of fishing events in WCPFC`);
+    assert.ok(fishing.some((r) => r.regions.rfmo.includes('ICCAT')) && fishing.some((r) => r.regions.rfmo.includes('IOTC')));
+  });
+
+  test('authorizations: vessels are listed by the bodies where they fish, and each event\'s status follows them', () => {
+    const PUBLISHING = ['ICCAT', 'IOTC', 'WCPFC', 'IATTC', 'CCSBT', 'SPRFMO', 'NPFC'];
+    let listedWhereItFishes = 0, withBodies = 0;
+    for (const r of of('fishing')) {
+      const relevant = r.regions.rfmo.filter((b) => PUBLISHING.includes(b));
+      const listed = relevant.filter((b) => (r.vessel.public_authorizations ?? []).some((a) => a.rfmo === b && String(a.has_publicly_listed_authorization) === 'true'));
+      const expected = relevant.length > 0 && listed.length === relevant.length ? 'matching_relevant_public_authorization'
+        : listed.length > 0 ? 'partially_matching_relevant_public_authorization' : 'not_matching_relevant_public_authorization';
+      if (r.id !== 'c2f0967e061f99a01793edac065de003' && !r.vessel.id.startsWith('8c7304226')) assert.equal(r.info['vessel_public_authorization_status'], expected, r.id);
+      if (relevant.length > 0) {
+        withBodies++;
+        if ((r.vessel.public_authorizations ?? []).some((a) => relevant.includes(a.rfmo ?? ''))) listedWhereItFishes++;
+      }
+      if (r.info['potential_risk'] === true) assert.notEqual(r.info['vessel_public_authorization_status'], 'matching_relevant_public_authorization', `${r.id}: a risk despite a matching authorization`);
+    }
+    assert.ok(listedWhereItFishes / withBodies > 0.7, `${listedWhereItFishes} of ${withBodies} fishing events by vessels listed where they fish`);
+    const statuses = new Set(of('fishing').map((r) => r.info['vessel_public_authorization_status']));
+    assert.equal(statuses.size, 3, [...statuses].join(', '));
+  });
+
+  test('gaps: speeds vessels keep (above 30 knots rare, never above 35), and an open gap has no end point, end distances or speed', () => {
+    const gaps = of('gap');
+    const closed = gaps.filter((r) => r.endMs !== null);
+    const speeds = closed.map((r) => Number(r.info['implied_speed_knots']));
+    assert.ok(speeds.every((v) => Number.isFinite(v) && v >= 0 && v <= 35.001), `fastest ${Math.max(...speeds)}`);
+    assert.ok(speeds.filter((v) => v > 30).length <= closed.length * 0.01, `${speeds.filter((v) => v > 30).length} of ${closed.length} above 30 knots`);
+    assert.ok(median(speeds) > 1 && median(speeds) < 10, `median ${median(speeds)} knots`);
+    const open = gaps.filter((r) => r.endMs === null);
+    assert.ok(open.length > 0);
+    for (const r of open) {
+      assert.equal(r.info['implied_speed_knots'], null, r.id);
+      assert.equal(r.info['distance_km'], null, r.id);
+      assert.equal(r.info['on_position'], null, r.id);
+      assert.equal(r.distances.endDistanceFromShoreKm, null, r.id);
+      assert.equal(r.distances.endDistanceFromPortKm, null, r.id);
+    }
+  });
+
   test('nextPort of loitering and encounters points at a later port visit of the same vessel', () => {
     const visits = of('port_visit');
     const withNext = records.filter((r) => (r.kind === 'loitering' || r.kind === 'encounter') && r.vessel.next_port);

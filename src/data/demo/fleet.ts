@@ -66,12 +66,18 @@ export function makeVesselId(random: Random): string {
   return `${random.hex(9)}-${random.hex(4)}-${random.hex(4)}-${random.hex(4)}-${random.hex(12)}`;
 }
 
-export function makeFleet(random: Random, size: number): DemoVessel[] {
+/**
+ * `authorizingBodiesOf(ground)`: the bodies publishing authorization lists whose area holds the
+ * ground. A vessel is listed by most of those of its ground (authorized, refused or pending), and
+ * now and then by one elsewhere; a tenth are listed nowhere.
+ */
+export function makeFleet(random: Random, size: number, authorizingBodiesOf: (g: Ground) => string[]): DemoVessel[] {
   const fleet: DemoVessel[] = [];
   for (let i = 0; i < size; i++) {
     const ground = random.pick(GROUNDS);
-    // 2 % carry no flag and a malformed ssvid, as in the public data.
-    const malformed = random.chance(0.02);
+    // 2 % carry no flag and a malformed ssvid, as in the public data: every fiftieth vessel, so
+    // that a small fleet has its share too.
+    const malformed = i % 50 === 25;
     const flag = malformed ? null : random.weighted(ground.flags);
     const type = random.weighted(TYPES);
     const ssvid = malformed ? String(random.int(1000, 99999999)) : `${random.pick(MIDS[flag!] ?? ['999'])}${String(random.int(0, 999999)).padStart(6, '0')}`;
@@ -83,13 +89,19 @@ export function makeFleet(random: Random, size: number): DemoVessel[] {
       flag,
       type,
       gear_type: type === 'fishing' ? random.pick(GEAR_TYPES) : null,
-      public_authorizations: random
-        // The seven RFMOs that publish authorization lists.
-        .pick([[], ['ICCAT'], ['IOTC'], ['WCPFC'], ['WCPFC', 'IATTC'], ['SPRFMO'], ['NPFC'], ['CCSBT', 'IOTC'], ['ICCAT', 'IOTC']])
-        .map((rfmo) => ({ has_publicly_listed_authorization: random.weighted<boolean | string>([[true, 70], [false, 25], ['pending', 5]]), rfmo })),
+      public_authorizations: authorizationsOf(random, authorizingBodiesOf(ground)),
       ground,
       activity: random.logNormal(1, 1.1),
     });
   }
   return fleet;
+}
+
+const ELSEWHERE = ['ICCAT', 'IOTC', 'WCPFC', 'IATTC', 'SPRFMO', 'NPFC', 'CCSBT'];
+
+function authorizationsOf(random: Random, bodies: string[]): DemoVessel['public_authorizations'] {
+  if (random.chance(0.1)) return [];
+  const listed = bodies.filter(() => random.chance(0.85));
+  if (random.chance(0.1)) listed.push(random.pick(ELSEWHERE.filter((b) => !listed.includes(b))));
+  return listed.map((rfmo) => ({ has_publicly_listed_authorization: random.weighted<boolean | string>([[true, 75], [false, 20], ['pending', 5]]), rfmo }));
 }

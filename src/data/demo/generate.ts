@@ -4,6 +4,7 @@ import { hash } from 'node:crypto';
 import type { EventKind } from '../../domain/kinds.ts';
 import { distanceKm, Geography, haversine, haversineKm, type Port } from './geography.ts';
 import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
+import { authorizationStatus, authorizingBodiesOfFaoArea } from './fishery-bodies.ts';
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
 import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-data.ts';
@@ -88,7 +89,7 @@ export class DemoWorld {
     this.random = new Random(options.seed);
     this.fromMs = options.fromMs ?? Date.UTC(2017, 0, 1);
     this.toMs = options.toMs ?? Date.UTC(2025, 0, 1);
-    this.fleet = makeFleet(this.random, Math.max(60, Math.round(options.events / 60)));
+    this.fleet = makeFleet(this.random, Math.max(60, Math.round(options.events / 60)), (g) => authorizingBodiesOfFaoArea(this.geo.faoMajorAt(g.lon, g.lat)));
     // River ports are inland at this coastline's resolution; visits are placed at coastal ports only.
     const coastal = (p: Port) => [-0.15, -0.05, 0.05, 0.15].some((dx) => [-0.15, -0.05, 0.05, 0.15].some((dy) => !this.geo.land.isLand(p.lon + dx, p.lat + dy)));
     for (const g of GROUNDS) this.groundPorts.set(g, this.geo.portsNear(g.lon, g.lat, 40).filter(coastal).slice(0, 25));
@@ -118,6 +119,25 @@ export class DemoWorld {
       if (!this.geo.land.isLand(lon, lat) && this.geo.land.distanceFromShoreKm(lon, lat) >= minShoreKm) return { lat, lon };
     }
     return { lat: g.lat, lon: g.lon };
+  }
+
+  /**
+   * A point at sea about `km` from `from` in a random direction, with the midpoint at sea too; the
+   * distance shrinks when no direction finds water (a vessel dark along a coast went less far).
+   */
+  reachedAfter(from: { lat: number; lon: number }, km: number): { lat: number; lon: number } {
+    for (let distance = km; distance > 0.5; distance /= 2) {
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const bearing = this.random.between(0, 2 * Math.PI);
+        const dLat = (distance / 111.195) * Math.cos(bearing);
+        const lat = round(Math.max(-89, Math.min(89, from.lat + dLat)), 4);
+        const lon = round(from.lon + (distance / (111.195 * Math.cos((from.lat * Math.PI) / 180))) * Math.sin(bearing), 4);
+        // Not across the antimeridian: the mean position is the plain average of the two.
+        if (Math.abs(lon) > 180) continue;
+        if (!this.geo.land.isLand(lon, lat) && !this.geo.land.isLand((from.lon + lon) / 2, (from.lat + lat) / 2)) return { lat, lon };
+      }
+    }
+    return from;
   }
 
   /** A point near a port but off the land polygons (ports sit on the coastline). */
@@ -176,11 +196,9 @@ export class DemoWorld {
     };
   }
 
-  authorizationStatus(v: DemoVessel): string {
-    if (v.public_authorizations.length === 0) return 'not_matching_relevant_public_authorization';
-    return v.public_authorizations.some((a) => a.has_publicly_listed_authorization === true)
-      ? 'matching_relevant_public_authorization'
-      : 'partially_matching_relevant_public_authorization';
+  /** The vessel's status at this row's position (the bodies it carries), from its listed authorizations. */
+  authorizationStatus(v: DemoVessel, row: PublishedRow): string {
+    return authorizationStatus((row['regions_mean_position'] as { rfmo: string[] }).rfmo, v.public_authorizations);
   }
 
   start(durationMs: number): number {
@@ -207,8 +225,9 @@ export function fishingRow(w: DemoWorld, v: DemoVessel, startMs?: number, g: Gro
     total_distance_km: round((speed * 1.852 * (e - s)) / HOUR, 3),
     average_speed_knots: speed,
     average_duration_hours: round((e - s) / HOUR, 3),
-    potential_risk: !inEez(row) && r.chance(0.15),
-    vessel_public_authorization_status: w.authorizationStatus(v),
+    // A risk where a vessel fishes on the high seas without a matching listed authorization.
+    potential_risk: !inEez(row) && w.authorizationStatus(v, row) !== 'matching_relevant_public_authorization' && r.chance(0.5),
+    vessel_public_authorization_status: w.authorizationStatus(v, row),
   };
   row['event_vessels'] = [w.vesselJson(v, null)];
   return row;
@@ -257,20 +276,24 @@ export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number;
   const e = open ? null : s + Math.round(durationMs / 1000) * 1000;
   const g = v.ground;
   const off = w.seaPosition(g, GAP_MIN_SHORE_KM);
-  // The mean position lies between where AIS went off and came back; it must be at sea too.
-  let on = w.seaPosition(g);
-  for (let attempt = 0; attempt < 20 && w.geo.land.isLand((off.lon + on.lon) / 2, (off.lat + on.lat) / 2); attempt++) on = w.seaPosition(g);
-  if (w.geo.land.isLand((off.lon + on.lon) / 2, (off.lat + on.lat) / 2)) on = off;
+  const hours = ((e ?? w.toMs) - s) / HOUR;
+  // Where AIS came back: as far as the vessel went at the speed it kept while dark (a few knots,
+  // a drifting or fishing vessel; above 30 knots about one gap in 250), at sea, with the mean
+  // position between the two at sea too. An open gap has no such point yet.
+  const on = open ? off : w.reachedAfter(off, Math.min(35, r.logNormal(5, 0.55)) * 1.852 * hours);
   const lat = round((off.lat + on.lat) / 2, 4);
   const lon = round((off.lon + on.lon) / 2, 4);
   const row = w.row('gap', v, g, s, e, lat, lon, [off.lon, off.lat, on.lon, on.lat], eventId('gap', v.id, s, e));
-  const hours = ((e ?? w.toMs) - s) / HOUR;
+  if (open) {
+    row['end_distance_from_shore_km'] = null;
+    row['end_distance_from_port_km'] = null;
+  }
   const distance = round(distanceKm(off.lon, off.lat, on.lon, on.lat), 6);
   row['event_info'] = {
     intentional_disabling: intentional,
-    distance_km: distance,
+    distance_km: open ? null : distance,
     duration_hours: round(hours, 2),
-    implied_speed_knots: round(distance / 1.852 / hours, 6),
+    implied_speed_knots: open ? null : round(distance / 1.852 / hours, 6),
     positions_12_hours_before_sat: r.int(3, 40),
     positions_per_day_sat_reception: round(r.between(20, 150), 6),
     off_position: off,
@@ -335,8 +358,8 @@ export function encounterRows(w: DemoWorld, a: DemoVessel, b: DemoVessel, startM
       ...shared,
       type: `${encounterSide(main.type)}-${encounterSide(other.type)}`,
       potential_risk: !inEez(row) && r.chance(0.2),
-      main_vessel_public_authorization_status: w.authorizationStatus(main),
-      encountered_vessel_public_authorization_status: w.authorizationStatus(other),
+      main_vessel_public_authorization_status: w.authorizationStatus(main, row),
+      encountered_vessel_public_authorization_status: w.authorizationStatus(other, row),
     };
     row['event_vessels'] = vessels;
     return row;

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import type { Regions } from '../../domain/regions.ts';
 import { Land } from './land.ts';
 import { LatitudeBands, type Edge } from '../../geo/bands.ts';
+import { bodiesOfFaoArea, FISHERY_BODIES } from './fishery-bodies.ts';
 
 type Ring = [number, number][];
 export interface Area {
@@ -103,11 +104,40 @@ class AreaLayer {
 
 const boxArea = (a: Area) => (a.bbox[2] - a.bbox[0]) * (a.bbox[3] - a.bbox[1]);
 
+/**
+ * The package draws the four FAO areas that cross the antimeridian as boxes around the whole
+ * globe (area 61 from 180°W to 180°E), so an Atlantic position fell inside the Northwest Pacific.
+ * These follow FAO's boundaries (CWP Handbook, "FAO major fishing areas") to the degree, cut at
+ * 180°: [west, south, east, north] boxes.
+ */
+const ANTIMERIDIAN_FAO_AREAS: Record<string, [number, number, number, number][]> = {
+  '61': [[105, 20, 180, 66.39], [-180, 20, -175, 66.39]],
+  '71': [[99, -28.15, 180, 20], [-180, -28.15, -175, 20]],
+  '81': [[150, -60, 180, -25], [-180, -60, -120, -25]],
+  '88': [[150, -85.58, 180, -60], [-180, -85.58, -70, -60]],
+};
+
+function faoArea(f: Feature): Area {
+  const boxes = ANTIMERIDIAN_FAO_AREAS[String(f.properties['area'])];
+  if (!boxes) return toArea(f);
+  const polygons = boxes.map(([w, s, e, n]): Ring[] => [[[w, s], [e, s], [e, n], [w, n], [w, s]]]);
+  const bbox: [number, number, number, number] = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
+  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
+}
+
+/** A fisheries body's area: the FAO major areas it lies in (src/data/demo/fishery-bodies.ts). */
+function bodyArea(id: string, fao: readonly string[], areas: Area[]): Area | undefined {
+  const parts = areas.filter((a) => fao.includes(a.id));
+  if (parts.length === 0) return undefined;
+  const bbox: [number, number, number, number] = [Math.min(...parts.map((a) => a.bbox[0])), Math.min(...parts.map((a) => a.bbox[1])), Math.max(...parts.map((a) => a.bbox[2])), Math.max(...parts.map((a) => a.bbox[3]))];
+  return { id, name: id, polygons: parts.flatMap((a) => a.polygons), bbox };
+}
+
 export class Geography {
   readonly land = new Land();
   readonly eezs = new AreaLayer(readFeatures('eezs.json').filter((f) => f.geometry).map(toArea));
-  readonly fao = new AreaLayer(readFeatures('fao.json').map(toArea));
-  readonly rfmos = new AreaLayer(readFeatures('rfmos.json').map(toArea));
+  readonly fao = new AreaLayer(readFeatures('fao.json').map(faoArea));
+  readonly rfmos = new AreaLayer(FISHERY_BODIES.map((b) => bodyArea(b.id, b.fao, this.fao.areas)).filter((a): a is Area => a !== undefined));
   readonly mpas = new AreaLayer(readFeatures('mpas.json').filter((f) => f.geometry).map(toArea));
   /** EEZ id -> country (ISO3), from the package's copy of GFW's EEZ list (`{id, label, iso3}`). */
   private readonly eezCountries = new Map(
@@ -125,7 +155,7 @@ export class Geography {
    */
   regionsAt(lon: number, lat: number, distanceFromShoreKm: number, faoSubAreas: Record<string, string[]> = {}): Regions {
     const eez = this.eezs.containing(lon, lat).map((a) => a.id);
-    const major = this.fao.containing(lon, lat).sort((a, b) => boxArea(a) - boxArea(b))[0]?.id;
+    const major = this.faoMajorAt(lon, lat);
     const majorFao = major ? [major] : [];
     const mpa = this.mpas.containing(lon, lat).map((a) => a.id);
     return {
@@ -140,8 +170,14 @@ export class Geography {
       // The package does not say which MPAs are no-take; the demo marks a fixed subset.
       mpaNoTake: mpa.filter((id) => Number(id) % 2 === 0),
       mpaNoTakePartial: mpa.filter((id) => Number(id) % 10 === 1),
-      rfmo: this.rfmos.containing(lon, lat).map((a) => a.id),
+      // The bodies of the position's one major area, so that tags and areas agree by construction.
+      rfmo: bodiesOfFaoArea(major),
     };
+  }
+
+  /** The FAO major area of a position: the smallest of the package's boxes that holds it. */
+  faoMajorAt(lon: number, lat: number): string | undefined {
+    return this.fao.containing(lon, lat).sort((a, b) => boxArea(a) - boxArea(b))[0]?.id;
   }
 
   eezIso3(id: string): string | null {
