@@ -10,6 +10,8 @@ import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 const MIDS: Record<string, string[]> = { CHN: ['412', '413', '414'], TWN: ['416'], JPN: ['431', '432'], KOR: ['440', '441'], ESP: ['224', '225'], RUS: ['273'], USA: ['338', '366', '367'] };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const HOUR = 3_600_000;
+/** The vessels of the official clients' examples (src/data/demo/client-examples.ts), placed by hand. */
+const EXAMPLE_VESSELS = ['8c7304226-6c71-edbe-0b63-c246734b3c01', 'e0248aed9-99b4-bae7-6b87-ff0a3c464676', '3b8e1d2c4-5a6f-7b8c-9d0e-1f2a3b4c5d6e', '7a6b5c4d3-2e1f-0a9b-8c7d-6e5f4a3b2c1d', '5f2a3b1c4-9d8e-7f6a-5b4c-3d2e1f0a9b8c'];
 
 describe('demo data facts', () => {
   let fixture: Fixture;
@@ -166,6 +168,34 @@ describe('demo data facts', () => {
       assert.equal(r.distances.endDistanceFromShoreKm, null, r.id);
       assert.equal(r.distances.endDistanceFromPortKm, null, r.id);
     }
+  });
+
+  test('vessel names vary as registries write them: few repeats, per-flag forms, not all with a number', () => {
+    const vessels = [...new Map(records.map((r) => [r.vessel.id, r.vessel])).values()].filter((v) => !EXAMPLE_VESSELS.includes(v.id));
+    const names = vessels.map((v) => v.name!);
+    assert.ok(new Set(names).size >= names.length * 0.9, `${new Set(names).size} names for ${names.length} vessels`);
+    for (const v of vessels) assert.equal(v.name, v.name!.toUpperCase());
+    const numbered = names.filter((n) => /\d$/.test(n)).length / names.length;
+    assert.ok(numbered > 0.3 && numbered < 0.9, `${(numbered * 100).toFixed(0)} % end with a number`);
+    const of = (flag: string) => vessels.filter((v) => v.flag === flag && v.type !== 'carrier').map((v) => v.name!);
+    assert.ok(of('JPN').every((n) => / MARU NO\.\d+$/.test(n)), of('JPN').join(', '));
+    assert.ok(of('CHN').every((n) => / YU( LENG| YUN)? \d+$/.test(n)), of('CHN').slice(0, 5).join(', '));
+    assert.ok(of('ESP').every((n) => !/\d/.test(n)), of('ESP').join(', '));
+  });
+
+  test('port visits: mostly at ports of the vessel\'s flag where its grounds have them, else at the ground\'s ports', () => {
+    const byVessel = new Map<string, EventRecord[]>();
+    for (const r of of('port_visit').filter((v) => !EXAMPLE_VESSELS.includes(v.vessel.id))) (byVessel.get(r.vessel.id) ?? byVessel.set(r.vessel.id, []).get(r.vessel.id)!).push(r);
+    let vesselsWithOwnPorts = 0;
+    for (const visits of byVessel.values()) {
+      if (visits.length < 5) continue;
+      const flag = visits[0]!.vessel.flag;
+      const own = visits.filter((v) => (v.info['intermediate_anchorage'] as { flag: string }).flag === flag).length;
+      if (own === 0) continue;
+      vesselsWithOwnPorts++;
+      assert.ok(own / visits.length >= 0.5, `${visits[0]!.vessel.name} (${flag}): ${own} of ${visits.length} visits at its own flag's ports`);
+    }
+    assert.ok(vesselsWithOwnPorts > 10, `${vesselsWithOwnPorts} vessels calling at their own flag's ports`);
   });
 
   test('nextPort of loitering and encounters points at a later port visit of the same vessel', () => {

@@ -42,11 +42,33 @@ const TYPES: readonly (readonly [string, number])[] = [
   ['fishing', 80], ['carrier', 7], ['support', 4], ['cargo', 4], ['bunker', 2], ['other', 2], ['passenger', 0.5], ['research', 0.5],
 ];
 const GEAR_TYPES = ['trawlers', 'drifting_longlines', 'squid_jigger', 'tuna_purse_seines', 'set_gillnets', 'pole_and_line', 'pots_and_traps'];
-const NAME_WORDS: Record<string, string[]> = {
-  CHN: ['ZHE LING YU', 'LU RONG YUAN YU', 'FU YUAN YU', 'ZHOU YU'], TWN: ['SHUN FA', 'JIN CHANG', 'HSIANG'],
-  JPN: ['MARU', 'SHINSEI MARU', 'FUKUYOSHI MARU'], KOR: ['OYANG', 'DONG WON', 'SAJO'], ESP: ['NUEVO', 'PLAYA DE', 'ALBACORA'],
-  RUS: ['KAPITAN', 'ADMIRAL', 'OSTROV'], USA: ['PACIFIC', 'NORTHERN', 'ALASKA'],
+/**
+ * Names as each flag's registry writes them: Chinese names of province, company and fishery
+ * syllables with a hull number (LU RONG YUAN YU 606), Japanese ones ending in MARU NO., Korean
+ * company names with a number, Spanish, Russian, Norwegian and American names mostly without one,
+ * carriers named as reefers are.
+ */
+const NAMES: Record<string, (r: Random) => string> = {
+  CHN: (r) => `${r.pick(['LU', 'ZHE', 'MIN', 'YUE', 'LIAO', 'SU', 'FU', 'QIONG', 'JIN', 'ZHOU'])} ${r.pick(['RONG', 'LING', 'YUAN', 'DA', 'XIN', 'HAI', 'SHENG', 'PU'])} ${r.pick(['YU', 'YUAN YU', 'YU LENG', 'YU YUN'])} ${r.int(1, 9999)}`,
+  TWN: (r) => `${r.pick(['CHIN', 'HSIANG', 'SHUN', 'JIN', 'FUH', 'YU', 'SHENG'])} ${r.pick(['CHANG', 'FA', 'CHUN', 'HSING', 'YI', 'HONG'])} ${r.pick(['NO.', ''])}${r.int(1, 888)}`,
+  JPN: (r) => `${r.pick(['SHINSEI', 'FUKUYOSHI', 'KOYO', 'TAIYO', 'SEIWA', 'KAISEI', 'HOKO', 'YAMATO'])} MARU NO.${r.int(1, 88)}`,
+  KOR: (r) => `${r.pick(['OYANG', 'DONG WON', 'SAJO', 'AGNES', 'SEJONG', 'HANSUNG', 'IN SUNG', 'SUNG KYUNG'])} ${r.int(1, 999)}`,
+  ESP: (r) => (r.chance(0.5)
+    ? `${r.pick(['NUEVO', 'NUEVA', 'PLAYA DE', 'VILLA DE', 'VIRGEN DEL'])} ${r.pick(['BERMEO', 'ONDARROA', 'CARMEN', 'MAR', 'BURELA', 'ARRIETA', 'ESTEBAN', 'PASAJES'])}`
+    : `${r.pick(['ALBACORA', 'TXORI', 'IZURDIA', 'ARGIBAY', 'MONTE', 'ALAKRANA', 'DEMIKU'])} ${r.pick(['UNO', 'DOS', 'TRES', 'BERRI', 'ALAI', 'SOLLEIRO'])}`),
+  RUS: (r) => (r.chance(0.6)
+    ? `${r.pick(['KAPITAN', 'ADMIRAL', 'PROFESSOR', 'AKADEMIK', 'GENERAL'])} ${r.pick(['MAKAROV', 'NEVELSKOY', 'SHUBIN', 'KHLEBNIKOV', 'SOKOLOV', 'BELOUSOV', 'ORLOV', 'GOTSKIY'])}`
+    : `${r.pick(['OSTROV', 'MYS', 'BEREG', 'ZALIV'])} ${r.pick(['BERINGA', 'ZELENYI', 'KURILSKIY', 'YUZHNYI', 'SEVERNYI', 'DOLGIY'])}`),
+  NOR: (r) => `${r.pick(['HAV', 'NORD', 'ROALD', 'SKAG', 'LANG', 'GERDA', 'STAR', 'AKER', 'SJO'])}${r.pick(['STRAND', 'FISK', 'JARL', 'OY', 'VAG', 'HAUG', 'TIND', 'BAS'])}`,
+  USA: (r) => `${r.pick(['PACIFIC', 'NORTHERN', 'ALASKA', 'OCEAN', 'AMERICAN', 'SEA', 'ARCTIC'])} ${r.pick(['PRIDE', 'EXPLORER', 'DAWN', 'LEADER', 'VENTURE', 'ENTERPRISE', 'STORM', 'FURY'])}`,
 };
+const OTHER_NAME = (r: Random) => `${r.pick(['OCEAN', 'STAR', 'SEA', 'BLUE', 'GOLDEN', 'SAINT', 'NOUR', 'AL', 'NEW', 'GRACE'])} ${r.pick(['SPIRIT', 'WAVE', 'HOPE', 'FORTUNE', 'PEARL', 'MARINE', 'FAITH', 'BREEZE', 'HARMONY'])}${r.chance(0.4) ? ` ${r.int(1, 99)}` : ''}`;
+const CARRIER_NAME = (r: Random) => `${r.pick(['ORIENTAL', 'LUPUS', 'RENOWN', 'SILVER', 'POLAR', 'ICE', 'FROST', 'ARCTIC', 'LIRA', 'TAVRIYA'])} ${r.pick(['REEFER', 'BAY', 'STAR', 'SPIRIT', 'QUEEN', 'PEARL', 'FROST'])}`;
+
+function vesselName(random: Random, flag: string | null, type: string): string {
+  if (type === 'carrier' && random.chance(0.6)) return CARRIER_NAME(random);
+  return (NAMES[flag ?? ''] ?? OTHER_NAME)(random);
+}
 
 /** A vessel of the demo fleet, with its `event_vessels` fields (source layout). */
 export interface DemoVessel {
@@ -81,11 +103,10 @@ export function makeFleet(random: Random, size: number, authorizingBodiesOf: (g:
     const flag = malformed ? null : random.weighted(ground.flags);
     const type = random.weighted(TYPES);
     const ssvid = malformed ? String(random.int(1000, 99999999)) : `${random.pick(MIDS[flag!] ?? ['999'])}${String(random.int(0, 999999)).padStart(6, '0')}`;
-    const words = NAME_WORDS[flag ?? ''] ?? ['OCEAN', 'STAR', 'SEA'];
     fleet.push({
       id: makeVesselId(random),
       ssvid,
-      name: `${random.pick(words)} ${random.int(1, 999)}`,
+      name: vesselName(random, flag, type),
       flag,
       type,
       gear_type: type === 'fishing' ? random.pick(GEAR_TYPES) : null,

@@ -99,6 +99,16 @@ export class DemoWorld {
     return this.groundPorts.get(g)!;
   }
 
+  /**
+   * A port the vessel would call at: mostly one of its own flag among its ground's ports (a
+   * Spanish trawler in Biscay lands in Spain), else one of the ground's eight nearest ports (a
+   * distant-water vessel off Senegal lands in Dakar).
+   */
+  portFor(v: DemoVessel): Port {
+    const own = this.ports(v.ground).filter((p) => p.flag === v.flag);
+    return own.length > 0 && this.random.chance(0.8) ? this.random.pick(own.slice(0, 5)) : this.random.pick(this.ports(v.ground).slice(0, 8));
+  }
+
   /** A vessel of one of the types (any type when null), on one ground if given, weighted by activity. */
   pickVessel(types: readonly string[] | null, ground?: Ground): DemoVessel {
     const key = `${types?.join(',') ?? '*'}|${ground?.name ?? '*'}`;
@@ -239,7 +249,7 @@ export function portVisitRow(w: DemoWorld, v: DemoVessel, options: { startMs?: n
   const durationMs = r.chance(0.03) ? r.between(30, 200) * DAY : Math.max(HOUR, r.logNormal(30 * HOUR, 0.9));
   const s = options.startMs ?? w.start(durationMs);
   const e = s + Math.round(durationMs / 1000) * 1000;
-  const port = options.port ?? r.pick(w.ports(v.ground).slice(0, 8));
+  const port = options.port ?? w.portFor(v);
   const anchorage = () => {
     const at = w.nearPort(port);
     return {
@@ -307,7 +317,7 @@ export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number;
 function nextVisit(w: DemoWorld, v: DemoVessel, afterMs: number): { port: Port; row: PublishedRow } | undefined {
   const startMs = Math.floor((afterMs + w.random.between(1, 10) * DAY) / 1000) * 1000;
   if (startMs > w.toMs - 30 * DAY) return undefined;
-  const port = w.random.pick(w.ports(v.ground).slice(0, 8));
+  const port = w.portFor(v);
   return { port, row: portVisitRow(w, v, { startMs, port }) };
 }
 
