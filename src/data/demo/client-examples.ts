@@ -5,7 +5,7 @@
 // Senegal's EEZ in 2018, and confidence-4 port visits in 2024 at Trindade island, inside the
 // MPA 555635930 the web app's example asks about (the package lists no port there).
 import { GROUNDS, type DemoVessel } from './fleet.ts';
-import { encounterRows, fishingRow, portVisitRow, type DemoWorld, type PublishedRow } from './generate.ts';
+import { encounterRows, fishingRow, gapRow, portVisitRow, type DemoWorld, type PublishedRow } from './generate.ts';
 
 const SENEGAL = GROUNDS.find((g) => g.name === 'Senegal shelf')!;
 const BARENTS = GROUNDS.find((g) => g.name === 'Barents Sea')!;
@@ -35,6 +35,8 @@ export function* clientExampleRows(w: DemoWorld): Generator<PublishedRow> {
   for (const month of [Date.UTC(2017, 0, 2), Date.UTC(2020, 9, 1), Date.UTC(2020, 10, 1), Date.UTC(2020, 11, 1)]) {
     for (let i = 0; i < 4; i++) yield fishingRow(w, chineseTrawler, month + i * 6 * day + 3_600_000 * i);
   }
+  // gfwr's gap example asks for the intentional gaps of January 2017.
+  yield gapRow(w, chineseTrawler, { startMs: Date.UTC(2017, 0, 20, 2), intentional: true });
 
   const visitor = exampleVessel(w, 'e0248aed9-99b4-bae7-6b87-ff0a3c464676', 'SEN', 'fishing');
   const dakar = w.geo.ports.find((p) => p.id === 'sen-dakar')!;

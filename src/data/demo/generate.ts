@@ -276,9 +276,9 @@ export function portVisitRow(w: DemoWorld, v: DemoVessel, options: { startMs?: n
   return row;
 }
 
-export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number; open?: boolean } = {}): PublishedRow {
+export function gapRow(w: DemoWorld, v: DemoVessel, options: { startMs?: number; open?: boolean; intentional?: boolean } = {}): PublishedRow {
   const r = w.random;
-  const intentional = r.chance(0.55);
+  const intentional = options.intentional ?? r.chance(0.55);
   // Intentional disabling is only flagged for gaps of 12 h or more.
   const durationMs = intentional ? Math.max(12 * HOUR, r.logNormal(30 * HOUR, 0.7)) : Math.max(2 * HOUR, r.logNormal(9 * HOUR, 0.7));
   const open = options.open ?? r.chance(0.03);
