@@ -19,11 +19,13 @@ export async function createDemoDatabase(database: Database, events: number, see
         for await (const batch of generator.batches()) for (const doc of batch.docs) yield { line: ++line, doc };
       };
       await writer.stageDocuments(0, `demo(seed ${seed})`, documents(), progress.update);
-      const { published } = await writer.publish({ version: defaultVersionTag(), source: `demo --events ${events} --seed ${seed}` });
+      const { published } = await writer.publish({ version: defaultVersionTag(), source: `demo --events ${events} --seed ${seed}`, onPhase: progress.phase });
+      progress.phase('reference data');
       const reference = generator.reference();
       await writer.replaceGroups(reference.groups);
       await writer.upsertPorts(reference.ports);
       for (const [dataset, regions] of Object.entries(reference.regions)) await writer.replaceRegions(dataset, regions);
+      progress.phase('publishing');
       return published;
     });
   } finally {

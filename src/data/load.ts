@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EventKind } from '../domain/kinds.ts';
 import { editDatabase, type Database, type LockHolder } from '../store/engines.ts';
-import type { DatabaseWriter, PublishResult } from '../store/writer.ts';
+import type { DatabaseWriter, LoadPhase, PublishResult } from '../store/writer.ts';
 import { gfwEntryDocuments } from './gfw-json.ts';
 
 /** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/gfw-json.ts). */
@@ -23,6 +23,8 @@ export interface LoadOptions {
   /** Load the valid rows and report the others, instead of stopping at the first. */
   skipInvalid?: boolean;
   onProgress?: (rows: number) => void;
+  /** Told as each step after reading starts (validating, sorting, indexing, copying, publishing). */
+  onPhase?: (phase: LoadPhase) => void;
   /** Told once when another load holds the database and this one waits for it. */
   onWait?: (holder: LockHolder) => void;
 }
@@ -50,7 +52,10 @@ function withWriter(options: LoadOptions, stage: (w: DatabaseWriter) => Promise<
     options.database,
     async (w) => {
       await stage(w);
-      return w.publish(options);
+      const result = await w.publish(options);
+      // The commit follows: DuckDB's checkpoint and the file's swap, or PostgreSQL's COMMIT and VACUUM.
+      options.onPhase?.('publishing');
+      return result;
     },
     options.kind,
     options.onWait,

@@ -54,13 +54,23 @@ export interface Port {
   lon: number | null;
 }
 
+/** The steps of a load after its rows are read, named for progress reports. */
+export type LoadPhase = 'validating' | 'sorting' | 'indexing' | 'copying' | 'publishing';
+
+export interface PublishOptions {
+  version: string;
+  source: string;
+  skipInvalid?: boolean;
+  onPhase?: (phase: LoadPhase) => void;
+}
+
 export interface DatabaseWriter {
   /** Stages documents (one JSON text per row, with its line), returning how many were staged. */
   stageDocuments(fileNo: number, file: string, rows: AsyncIterable<{ line: number; doc: string }> | Iterable<{ line: number; doc: string }>, onRow?: (n: number) => void): Promise<number>;
   /** Stages a CSV or Parquet file, returning how many rows it held. */
   ingestFile(fileNo: number, file: string, format: TableFileFormat): Promise<number>;
-  /** Validates what is staged and publishes it as a new version of each kind it holds. */
-  publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult>;
+  /** Validates what is staged and publishes it as a new version of each kind it holds, naming each phase as it starts. */
+  publish(options: PublishOptions): Promise<PublishResult>;
   /** Replaces the listed groups' members (groups not in the load are kept). */
   replaceGroups(members: { groupId: string; vesselId: string }[]): Promise<void>;
   upsertPorts(ports: Port[]): Promise<void>;

@@ -40,7 +40,7 @@ export const generateCommand: Command = {
     if (fromMs >= toMs) throw new UsageError('--from must be before --to');
     const progress = progressReporter('generate', events);
     try {
-      const { files, rows } = await writeDemoFiles({ events, seed: integerOption('seed', flags, 0), fromMs, toMs, out: option('out', flags), format, onProgress: progress.update });
+      const { files, rows } = await writeDemoFiles({ events, seed: integerOption('seed', flags, 0), fromMs, toMs, out: option('out', flags), format, onProgress: progress.update, onPhase: progress.phase });
       progress.done();
       for (const f of files) console.log(f);
       console.log(EVENT_KINDS.map((k) => `${k} ${rows[k]}`).join(', '));
@@ -76,6 +76,7 @@ export const loadCommand: Command = {
         ...(kind && isEventKind(kind) ? { kind } : {}),
         skipInvalid: option('skip-invalid', flags) === 'true',
         onProgress: progress.update,
+        onPhase: progress.phase,
         onWait: waitingNotice,
       });
       progress.done();

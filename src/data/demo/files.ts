@@ -17,6 +17,8 @@ export interface GenerateOptions extends DemoOptions {
   out: string;
   format: OutputFormat;
   onProgress?: (rows: number) => void;
+  /** Told when the rows are written and a later step starts (converting to CSV or Parquet). */
+  onPhase?: (phase: string) => void;
 }
 
 const PUBLISHED_COLUMNS = {
@@ -57,6 +59,7 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
     await Promise.all(EVENT_KINDS.map((k) => new Promise<void>((resolve) => streams[k].end(() => resolve()))));
   }
 
+  if (options.format !== 'ndjson') options.onPhase?.(`converting to ${options.format}`);
   const files = options.format === 'ndjson' ? EVENT_KINDS.map(ndjson) : await convert(options, ndjson);
   const reference = generator.reference();
   writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);

@@ -21,7 +21,7 @@ import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
-import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
+import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 
 const CHUNK_ROWS = 2048;
 /** The share of the machine's memory a load may use. */
@@ -176,9 +176,10 @@ export class DuckDbWriter implements EngineWriter {
   }
 
   /** Validates what is staged and publishes it as a new version of each kind, in one transaction. */
-  async publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult> {
+  async publish(options: PublishOptions): Promise<PublishResult> {
     await this.prepareStaging();
     await this.pendingIngest;
+    options.onPhase?.('validating');
     const c = this.connection;
     const problems = (await c.runAndReadAll(
       `SELECT file, line::DOUBLE, problem, count(*) OVER ()::DOUBLE FROM scratch.typed_rows WHERE problem IS NOT NULL ORDER BY file_no, line LIMIT 20`,
@@ -213,6 +214,7 @@ export class DuckDbWriter implements EngineWriter {
     await c.run(`RESET force_compression`);
     const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
     const published: PublishedVersion[] = [];
+    options.onPhase?.('sorting');
     await c.run('BEGIN TRANSACTION');
     try {
       for (const [kind, rows, lastUpdated, longestMs, earliestOpenStart] of kinds) {
@@ -230,7 +232,10 @@ export class DuckDbWriter implements EngineWriter {
       await c.run('ROLLBACK');
       throw e;
     }
-    if (this.servingTables) for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    if (this.servingTables) {
+      options.onPhase?.('indexing');
+      for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    }
     return { published, skipped, skippedCount };
   }
 

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { DuckDbWriter } from '../duckdb/writer.ts';
 import { processAlive, type LockHolder } from '../duckdb/load-lock.ts';
-import { LoadRefused, type EngineWriter, type Port, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
+import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { readVersions, schemaProblem } from './catalog.ts';
@@ -65,7 +65,7 @@ export class PostgresWriter implements EngineWriter {
     return (await this.stage()).ingestFile(fileNo, file, format);
   }
 
-  async publish(options: { version: string; source: string; skipInvalid?: boolean }): Promise<PublishResult> {
+  async publish(options: PublishOptions): Promise<PublishResult> {
     const stage = await this.stage();
     // Validated and written in the staged file (which has no versions, so the names are checked here).
     const result = await stage.publish(options);
@@ -85,6 +85,7 @@ export class PostgresWriter implements EngineWriter {
           [nextId++, v.datasetId, v.kind, v.version, v.rowCount, v.lastUpdated, v.source, v.longestMs, v.earliestOpenStart],
         );
       }
+      options.onPhase?.('copying');
       await staged.copyEvents(this.client, ids);
       this.copiedEvents = true;
       const regionIds = await staged.regionIds();

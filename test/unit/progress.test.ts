@@ -1,0 +1,38 @@
+// Progress of long loads: the reading phase with its rate and time left, then each later phase by
+// name with its time and an estimate that never sits at "~0 s left", and a closing line.
+import assert from 'node:assert/strict';
+import { describe, mock, test } from 'node:test';
+import { progressReporter } from '../../src/cli/progress.ts';
+
+describe('progress', () => {
+  test('phases are named, estimated from the reading time, and never stuck at ~0 s left', () => {
+    mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+    try {
+      const lines: string[] = [];
+      const progress = progressReporter('load', 1000, (text) => lines.push(text.replace(/^\r|\x1b\[K$/g, '').trim()));
+      mock.timers.tick(1000);
+      progress.update(500);
+      assert.match(lines.at(-1)!, /^load: reading, 500 rows, 500 rows\/s, ~1 s left$/);
+      mock.timers.tick(19_000);
+      progress.update(1000);
+      // Reading took 20 s: sorting is expected to take about half of it.
+      progress.phase('sorting');
+      assert.match(lines.at(-1)!, /^load: sorting, 0 s, ~10 s left$/);
+      mock.timers.tick(4000);
+      assert.match(lines.at(-1)!, /^load: sorting, 4 s, ~6 s left$/);
+      mock.timers.tick(30_000);
+      assert.match(lines.at(-1)!, /^load: sorting, 34 s, longer than the ~10 s it usually takes$/);
+      assert.ok(lines.every((l) => !/~0 s left/.test(l)), 'never ~0 s left');
+      progress.phase('publishing');
+      mock.timers.tick(2000);
+      progress.done();
+      assert.match(lines.at(-1)!, /^load: done in 56 s \(reading 20 s, sorting 34 s, publishing 2 s\)$/);
+      // Nothing more is printed once done.
+      const count = lines.length;
+      mock.timers.tick(5000);
+      assert.equal(lines.length, count);
+    } finally {
+      mock.timers.reset();
+    }
+  });
+});
