@@ -10,7 +10,7 @@ export async function createDemoDatabase(database: Database, events: number, see
   if (await databaseHoldsData(database)) {
     throw new Error(`${describeDatabase(database)} ${database.engine === 'duckdb' ? 'exists; remove it or choose another --db' : 'holds events already; choose another database'}`);
   }
-  const progress = progressReporter('demo', events);
+  const progress = progressReporter('demo', events, 'generating');
   const generator = new GeneratorThread({ events, seed }, 'row');
   try {
     return await editDatabase(database, async (writer) => {

@@ -7,7 +7,7 @@
 
 /**
  * A phase's usual length from the reading phase's, as measured on 2026-11-23 (`vessel-events demo`
- * of 200,000 and 1,000,000 events: reading 14 and 58 s, sorting 7 and 29 s, indexing 0 and 3 s,
+ * of 200,000 and 1,000,000 events: generating and reading 14 and 58 s, sorting 7 and 29 s, indexing 0 and 3 s,
  * the reference data 5 s whatever the size, publishing 0 and 1 s; PostgreSQL's COPY about three
  * times the reading, docs/performance.md).
  */
@@ -22,8 +22,11 @@ const ESTIMATE: Record<string, (readingSeconds: number) => number> = {
   'converting to parquet': (s) => 0.2 * s,
 };
 
-/** `sink`: where the lines go (tests); by default standard error, on a terminal outside CI. */
-export function progressReporter(label: string, expected?: number, sink?: (text: string) => void) {
+/**
+ * `first`: what the first phase does with its rows (`reading` files, `generating` the demo);
+ * `sink`: where the lines go (tests), by default standard error on a terminal outside CI.
+ */
+export function progressReporter(label: string, expected?: number, first = 'reading', sink?: (text: string) => void) {
   const enabled = sink !== undefined || (Boolean(process.stderr.isTTY) && !process.env['CI']);
   const started = Date.now();
   let last = 0;
@@ -57,7 +60,7 @@ export function progressReporter(label: string, expected?: number, sink?: (text:
       const elapsed = seconds(started);
       const rate = rows / Math.max(elapsed, 0.001);
       const left = expected && rate > 0 ? `, ~${Math.max(1, Math.round((expected - rows) / rate))} s left` : '';
-      write(`${label}: reading, ${rows.toLocaleString('en')} rows, ${Math.round(rate).toLocaleString('en')} rows/s${left}`);
+      write(`${label}: ${first}, ${rows.toLocaleString('en')} rows, ${Math.round(rate).toLocaleString('en')} rows/s${left}`);
     },
     /** A later phase starts: it is shown, with its time, every second until the next. */
     phase(name: string): void {
@@ -72,7 +75,7 @@ export function progressReporter(label: string, expected?: number, sink?: (text:
     done(): void {
       if (!phase && readingSeconds === 0) readingSeconds = seconds(started);
       endPhase();
-      if (enabled && (last > 0 || durations.length > 0)) write(`${label}: done in ${seconds(started).toFixed(0)} s (reading ${readingSeconds.toFixed(0)} s${durations.length ? `, ${durations.join(', ')}` : ''})\n`);
+      if (enabled && (last > 0 || durations.length > 0)) write(`${label}: done in ${seconds(started).toFixed(0)} s (${first} ${readingSeconds.toFixed(0)} s${durations.length ? `, ${durations.join(', ')}` : ''})\n`);
     },
   };
 }

@@ -9,7 +9,7 @@ describe('progress', () => {
     mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
     try {
       const lines: string[] = [];
-      const progress = progressReporter('load', 1000, (text) => lines.push(text.replace(/^\r|\x1b\[K$/g, '').trim()));
+      const progress = progressReporter('load', 1000, 'reading', (text) => lines.push(text.replace(/^\r|\x1b\[K$/g, '').trim()));
       mock.timers.tick(1000);
       progress.update(500);
       assert.match(lines.at(-1)!, /^load: reading, 500 rows, 500 rows\/s, ~1 s left$/);

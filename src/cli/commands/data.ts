@@ -38,7 +38,7 @@ export const generateCommand: Command = {
     const events = integerOption('events', flags, 1);
     const [fromMs, toMs] = [dateOption('from', flags), dateOption('to', flags)];
     if (fromMs >= toMs) throw new UsageError('--from must be before --to');
-    const progress = progressReporter('generate', events);
+    const progress = progressReporter('generate', events, 'generating');
     try {
       const { files, rows } = await writeDemoFiles({ events, seed: integerOption('seed', flags, 0), fromMs, toMs, out: option('out', flags), format, onProgress: progress.update, onPhase: progress.phase });
       progress.done();
