@@ -98,7 +98,15 @@ export function csvColumns(kinds: readonly EventKind[], shape: EntryShape): stri
   return columns;
 }
 
-const at = (entry: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, key) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[key] : undefined), entry);
+/** The value at a path (its keys split once per page, not per entry). */
+function at(entry: unknown, keys: readonly string[]): unknown {
+  let value = entry;
+  for (const key of keys) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
 
 /**
  * One CSV field (RFC 4180): empty for a missing or null value; an array of scalars joined by `;`
@@ -118,13 +126,14 @@ export function csvField(value: unknown): string {
 
 async function* streamCsv(pages: AsyncIterable<string[]> | Iterable<string[]>, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string> {
   const columns = csvColumns(kinds, shape);
+  const paths = columns.map((c) => c.split('.'));
   const shaped = entryShaper(shape, wire) ?? ((e: Entry) => e);
   yield `${columns.join(',')}\r\n`;
   for await (const entries of pages) {
     if (entries.length === 0) continue;
     yield entries.map((text) => {
       const entry = shaped(JSON.parse(text) as Entry);
-      return `${columns.map((c) => csvField(at(entry, c))).join(',')}\r\n`;
+      return `${paths.map((keys) => csvField(at(entry, keys))).join(',')}\r\n`;
     }).join('');
   }
 }
