@@ -8,6 +8,7 @@ import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 import type { Buffering } from '../query/area.ts';
 import { VESSEL_TYPES } from '../query/kinds.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset, type NormalizeContext } from '../query/normalize.ts';
+import { KIND_OF_FILTER, KIND_OF_TYPE } from '../query/plan.ts';
 import { normalizeStatsOptions, StatsGetQuerySchema } from '../query/stats.ts';
 import { ListGetQuerySchema, type EventFilters, type ListGetQuery } from '../query/schema.ts';
 import { echoQuery } from '../shape/metadata.ts';
@@ -16,14 +17,20 @@ import { specFromGfw } from '../shape/spec-wire.ts';
 import type { WireFormat } from '../shape/wire.ts';
 import type { EventStore } from '../store/store.ts';
 import { regionItems } from './routes/context-layers.ts';
+import { labelRegions } from './routes/stats.ts';
 
 /** The `types` filter value of each kind. */
-const TYPE_OF_KIND: Record<EventKind, string> = { fishing: 'FISHING', encounter: 'ENCOUNTER', loitering: 'LOITERING', gap: 'GAP', port_visit: 'PORT_VISIT' };
-/** Filters that apply to one kind only: harmless beside events of another kind, not beside their own. */
-const KIND_FILTERS: Partial<Record<EventKind, string[]>> = {
-  port_visit: ['confidences', 'confidencesOperator', 'portIds', 'portIdsOperator'],
-  encounter: ['encounterTypes', 'encounterTypesOperator'],
-  gap: ['gapIntentionalDisabling', 'isClosed'],
+const TYPE_OF_KIND = Object.fromEntries(Object.entries(KIND_OF_TYPE).map(([type, kind]) => [kind, type])) as Record<EventKind, string>;
+/**
+ * The request parameters of each kind-specific filter (which kind: the plan's KIND_OF_FILTER).
+ * Their examples are harmless beside events of another kind, not beside their own.
+ */
+const PARAMETERS_OF_FILTER: Record<keyof typeof KIND_OF_FILTER, string[]> = {
+  confidences: ['confidences', 'confidencesOperator'],
+  portIds: ['portIds', 'portIdsOperator'],
+  encounterTypes: ['encounterTypes', 'encounterTypesOperator'],
+  gapIntentional: ['gapIntentionalDisabling'],
+  gapClosed: ['isClosed'],
 };
 
 /** What /docs pre-fills for an operation's query: the live value where there is one, else the schema's example. */
@@ -87,7 +94,9 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
     geometry: undefined,
     vesselGroups: await groupOf(store, dataset, sample.id, ctx),
   };
-  for (const name of KIND_FILTERS[sample.type] ?? []) values[name] = undefined;
+  for (const [filter, kind] of Object.entries(KIND_OF_FILTER)) {
+    if (kind === sample.type) for (const name of PARAMETERS_OF_FILTER[filter as keyof typeof KIND_OF_FILTER]) values[name] = undefined;
+  }
 
   // The answers to exactly what /docs sends, so that the documented answers are the real ones.
   const { limit, offset, sort, includes, includeRegions, summary, ...filters } = prefilled(ListGetQuerySchema.properties, values) as ListGetQuery;
@@ -97,7 +106,9 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
   let body = '';
   for await (const part of streamListBody(pages, { total, limit: list.limit, offset: list.offset, metadata: echoQuery(list) }, wire, list.shape)) body += part;
   const { timeseriesInterval, groupBy, includes: parts, ...statsFilters } = prefilled(StatsGetQuerySchema.properties, values) as EventFilters & Record<string, never>;
-  const statsAnswer = await store.stats(await normalizeEventQuery(statsFilters, ctx), normalizeStatsOptions({ timeseriesInterval, groupBy, includes: parts } as never, (name) => name));
+  const statsOptions = normalizeStatsOptions({ timeseriesInterval, groupBy, includes: parts } as never, (name) => name);
+  // As the route answers: REGION_* groups labelled.
+  const statsAnswer = labelRegions(await store.stats(await normalizeEventQuery(statsFilters, ctx), statsOptions), statsOptions, store);
   const entryText = await store.getEntry(normalizeSingleDataset(dataset, ctx), sample.id);
   const entry = entryText === undefined ? undefined : (JSON.parse(entryText) as Record<string, unknown>);
   return {

@@ -58,13 +58,18 @@ const not = (condition: Condition): Condition => ({ is: 'not', condition });
 const oneOf = (field: ValueField, values: readonly (string | number | boolean)[]): Condition => (values.length ? { is: 'oneOf', field, values } : FALSE);
 const missing = (field: Field): Condition => ({ is: 'missing', field });
 
-const KIND_OF_TYPE: Record<'FISHING' | 'ENCOUNTER' | 'LOITERING' | 'PORT_VISIT' | 'GAP', EventKind> = {
+export const KIND_OF_TYPE: Record<'FISHING' | 'ENCOUNTER' | 'LOITERING' | 'PORT_VISIT' | 'GAP', EventKind> = {
   FISHING: 'fishing',
   ENCOUNTER: 'encounter',
   LOITERING: 'loitering',
   PORT_VISIT: 'port_visit',
   GAP: 'gap',
 };
+
+/** The filters that apply to one kind and leave every other kind alone (decisions section 4). */
+export const KIND_OF_FILTER = {
+  confidences: 'port_visit', portIds: 'port_visit', encounterTypes: 'encounter', gapIntentional: 'gap', gapClosed: 'gap',
+} as const satisfies Partial<Record<keyof EventQuery, EventKind>>;
 
 /** Every condition an event of the query must meet, in the order engines evaluate them best. */
 export function planFilters(q: EventQuery): Condition[] {
@@ -76,12 +81,12 @@ export function planFilters(q: EventQuery): Condition[] {
   if (q.vesselTypes) conditions.push(planValues('vesselType', q.vesselTypes));
   if (q.vesselGroups) conditions.push({ is: 'inVesselGroups', groups: q.vesselGroups });
   if (q.nextPortIds) conditions.push(planValues('nextPort', q.nextPortIds));
-  // Kind-specific filters (decisions section 4) leave every other kind alone.
-  if (q.confidences) conditions.push(onlyFor('port_visit', planValues('portVisitConfidence', { ...q.confidences, values: q.confidences.values.map(Number) })));
-  if (q.portIds) conditions.push(onlyFor('port_visit', planValues('portVisitAnchorage', q.portIds)));
-  if (q.encounterTypes) conditions.push(onlyFor('encounter', planValues('encounterType', q.encounterTypes)));
-  if (q.gapIntentional !== undefined) conditions.push(onlyFor('gap', oneOf('gapIntentionalDisabling', [q.gapIntentional])));
-  if (q.gapClosed !== undefined) conditions.push(onlyFor('gap', q.gapClosed ? not(missing('end')) : missing('end')));
+  // Kind-specific filters (KIND_OF_FILTER) leave every other kind alone.
+  if (q.confidences) conditions.push(onlyFor(KIND_OF_FILTER.confidences, planValues('portVisitConfidence', { ...q.confidences, values: q.confidences.values.map(Number) })));
+  if (q.portIds) conditions.push(onlyFor(KIND_OF_FILTER.portIds, planValues('portVisitAnchorage', q.portIds)));
+  if (q.encounterTypes) conditions.push(onlyFor(KIND_OF_FILTER.encounterTypes, planValues('encounterType', q.encounterTypes)));
+  if (q.gapIntentional !== undefined) conditions.push(onlyFor(KIND_OF_FILTER.gapIntentional, oneOf('gapIntentionalDisabling', [q.gapIntentional])));
+  if (q.gapClosed !== undefined) conditions.push(onlyFor(KIND_OF_FILTER.gapClosed, q.gapClosed ? not(missing('end')) : missing('end')));
   if (q.duration) conditions.push(...planDuration(q));
   if (q.area) conditions.push(planArea(q));
   conditions.push(...planTime(q.time), ...planTimePruning(q));

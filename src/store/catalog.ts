@@ -63,9 +63,6 @@ export function addGeometries(regions: RegionCatalog, rows: Iterable<readonly [s
   }
 }
 
-/** The select list of region_geometries for addGeometries, with or without the later ISO3 column. */
-export const regionGeometrySelect = (hasIso3: boolean) => `SELECT dataset, id, geometry, name, ${hasIso3 ? 'iso3' : 'NULL'} FROM region_geometries`;
-
 export class Catalog implements DatasetCatalog {
   private readonly parsedGeometries = new Map<string, Polygon[]>();
   constructor(private readonly contents: CatalogContents) {}

@@ -34,3 +34,10 @@ export const REGION_LIST_SQL = `WITH datasets(dataset, member) AS (VALUES ${Obje
     FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
    WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
    ORDER BY 1, 3 NULLS LAST, 2`;
+
+/** A row when region_geometries has the `iso3` column (files and databases written before it do not). */
+export const ISO3_COLUMN_SQL = `SELECT 1 FROM information_schema.columns
+  WHERE table_catalog = current_database() AND table_schema = current_schema() AND table_name = 'region_geometries' AND column_name = 'iso3'`;
+
+/** region_geometries' rows for the catalog (addGeometries), with or without the later ISO3 column. */
+export const regionGeometrySelect = (hasIso3: boolean) => `SELECT dataset, id, geometry, name, ${hasIso3 ? 'iso3' : 'NULL'} FROM region_geometries`;

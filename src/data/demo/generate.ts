@@ -2,7 +2,7 @@
 // field filled, identical for a seed. The rows go through the same loader as real data.
 import { hash } from 'node:crypto';
 import type { EventKind } from '../../domain/kinds.ts';
-import { distanceKm, Geography, haversine, haversineKm, type Port } from './geography.ts';
+import { bboxOf, distanceKm, Geography, haversine, haversineKm, type Port } from './geography.ts';
 import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { authorizationStatus, authorizingBodiesOfFaoArea } from './fishery-bodies.ts';
 import { Random } from './random.ts';
@@ -450,8 +450,3 @@ export function demoReferenceData(w: DemoWorld): DemoReferenceData {
   };
 }
 
-function bboxOf(polygons: [number, number][][][]): [number, number, number, number] {
-  let box: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const polygon of polygons) for (const [x, y] of polygon[0]!) box = [Math.min(box[0], x), Math.min(box[1], y), Math.max(box[2], x), Math.max(box[3], y)];
-  return box;
-}

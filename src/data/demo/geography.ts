@@ -35,12 +35,17 @@ function readFeatures(file: string): Feature[] {
   return JSON.parse(readFileSync(join(sourceDir, file), 'utf8'));
 }
 
+/** [west, south, east, north] of the polygons' outer rings. */
+export function bboxOf(polygons: Ring[][]): [number, number, number, number] {
+  let bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const poly of polygons) for (const [x, y] of poly[0]!) bbox = [Math.min(bbox[0], x), Math.min(bbox[1], y), Math.max(bbox[2], x), Math.max(bbox[3], y)];
+  return bbox;
+}
+
 function toArea(f: Feature): Area {
   const g = f.geometry!;
   const polygons = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as Ring[][];
-  let bbox: [number, number, number, number] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const poly of polygons) for (const [x, y] of poly[0]!) bbox = [Math.min(bbox[0], x), Math.min(bbox[1], y), Math.max(bbox[2], x), Math.max(bbox[3], y)];
-  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
+  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox: bboxOf(polygons) };
 }
 
 /** A ring with its edges in latitude bands, each band flattened for a fast loop. */
@@ -121,16 +126,15 @@ function faoArea(f: Feature): Area {
   const boxes = ANTIMERIDIAN_FAO_AREAS[String(f.properties['area'])];
   if (!boxes) return toArea(f);
   const polygons = boxes.map(([w, s, e, n]): Ring[] => [[[w, s], [e, s], [e, n], [w, n], [w, s]]]);
-  const bbox: [number, number, number, number] = [Math.min(...boxes.map((b) => b[0])), Math.min(...boxes.map((b) => b[1])), Math.max(...boxes.map((b) => b[2])), Math.max(...boxes.map((b) => b[3]))];
-  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox };
+  return { id: String(f.properties['area']), name: String(f.properties['name']), polygons, bbox: bboxOf(polygons) };
 }
 
 /** A fisheries body's area: the FAO major areas it lies in (src/data/demo/fishery-bodies.ts). */
 function bodyArea(id: string, fao: readonly string[], areas: Area[]): Area | undefined {
   const parts = areas.filter((a) => fao.includes(a.id));
   if (parts.length === 0) return undefined;
-  const bbox: [number, number, number, number] = [Math.min(...parts.map((a) => a.bbox[0])), Math.min(...parts.map((a) => a.bbox[1])), Math.max(...parts.map((a) => a.bbox[2])), Math.max(...parts.map((a) => a.bbox[3]))];
-  return { id, name: id, polygons: parts.flatMap((a) => a.polygons), bbox };
+  const polygons = parts.flatMap((a) => a.polygons);
+  return { id, name: id, polygons, bbox: bboxOf(polygons) };
 }
 
 export class Geography {

@@ -5,7 +5,7 @@
 // was loaded (`vessel-events regions load`); a region's label is its loaded name, else its id.
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { REGION_DATASETS } from '../../domain/regions.ts';
+import { isRegionDataset, REGION_DATASETS } from '../../domain/regions.ts';
 import { notFound } from '../../query/errors.ts';
 import type { EventStore } from '../../store/store.ts';
 import { answerFromCache, etagOf } from '../caching.ts';
@@ -47,7 +47,7 @@ export async function contextLayerRoutes(app: FastifyInstance, options: { cacheM
     },
   }, async (request, reply) => {
     const { dataset } = request.params as { dataset: string };
-    if (!Object.hasOwn(REGION_DATASETS, dataset)) {
+    if (!isRegionDataset(dataset)) {
       throw notFound('dataset', `no region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
     }
     const store = pinnedStore(request);
@@ -77,7 +77,7 @@ export async function contextLayerRoutes(app: FastifyInstance, options: { cacheM
   }, async (request, reply) => {
     const { dataset, id } = request.params as { dataset: string; id: string };
     const store = pinnedStore(request);
-    const polygons = Object.hasOwn(REGION_DATASETS, dataset) ? store.regionGeometry(dataset, id) : undefined;
+    const polygons = isRegionDataset(dataset) ? store.regionGeometry(dataset, id) : undefined;
     if (!polygons) throw notFound('id', `no loaded geometry for region "${id}" of ${dataset}; load it with "vessel-events regions load"`);
     if (answerFromCache(request, reply, etagOf({ operation: 'region-outline', generation: store.generation(), asked: { dataset, id } }), options.cacheMaxAgeSeconds)) return reply;
     const label = store.regionName(dataset, id) ?? id;

@@ -23,6 +23,12 @@ const VENDOR = {
 };
 const PAGE_FILES = ['index.html', 'explorer.js', 'explorer.css'];
 
+/** Files read on first use and kept: nothing of the explorer's 1.3 MB is read at start-up. */
+const files = new Map<string, Buffer>();
+function cachedFile(path: string): Buffer {
+  return files.get(path) ?? files.set(path, readFileSync(path)).get(path)!;
+}
+
 let land: string | undefined;
 /**
  * World land as one GeoJSON MultiPolygon, made once from the TopoJSON on first use (about 200 KB).
@@ -56,16 +62,14 @@ export async function explorerRoutes(app: FastifyInstance): Promise<void> {
     // /explorer/ reach the same route, and only the latter may serve the page.
     index: false,
   });
-  const page = readFileSync(join(PAGE_DIR, 'index.html'));
   app.get('/explorer', { schema: { hide: true } }, async (request, reply) => {
     // Relative links (vendor/, land.geojson, ../v3/) resolve against /explorer/ only.
     if (!request.url.split('?')[0]!.endsWith('/')) return reply.redirect('/explorer/', 301);
-    return reply.type('text/html; charset=utf-8').send(page);
+    return reply.type('text/html; charset=utf-8').send(cachedFile(join(PAGE_DIR, 'index.html')));
   });
   for (const [name, path] of Object.entries(VENDOR)) {
-    const body = readFileSync(path);
     const type = name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8';
-    app.get(`/explorer/vendor/${name}`, { schema: { hide: true } }, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(body));
+    app.get(`/explorer/vendor/${name}`, { schema: { hide: true } }, async (_request, reply) => reply.type(type).header('cache-control', 'public, max-age=86400').send(cachedFile(path)));
   }
   app.get('/explorer/land.geojson', { schema: { hide: true } }, async (_request, reply) => reply.type('application/geo+json').header('cache-control', 'public, max-age=86400').send(landGeoJson()));
 }

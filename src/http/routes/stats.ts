@@ -58,7 +58,7 @@ export async function statsRoutes(app: FastifyInstance, options: { cacheMaxAgeSe
 }
 
 /** REGION_* groups carry the region's name as `label` where one was loaded, as NEXT_PORT_ID groups carry the port's. */
-function labelRegions(stats: EventStats, options: StatsOptionsNormalized, store: EventStore): EventStats {
+export function labelRegions(stats: EventStats, options: StatsOptionsNormalized, store: EventStore): EventStats {
   const member = options.groupBy && GROUP_REGION_MEMBER[options.groupBy];
   if (!member || !stats.groups) return stats;
   const dataset = REGION_MEMBERS.find((m) => m.member === member)!.dataset;

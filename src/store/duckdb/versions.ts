@@ -2,7 +2,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { SCHEMA_VERSION } from './schema.ts';
-import { addGeometries, addToSets, regionGeometrySelect, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
+import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
 async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
@@ -66,7 +67,7 @@ export async function readRegionCatalog(c: DuckDBConnection): Promise<RegionCata
     addToSets(ids, (await c.runAndReadAll(`SELECT member, id FROM region_ids`)).getRowsJS() as [string, string][]);
   }
   if (await tableExists(c, 'region_geometries')) {
-    const hasIso3 = (await c.runAndReadAll(`SELECT 1 FROM information_schema.columns WHERE table_name = 'region_geometries' AND column_name = 'iso3'`)).getRowsJS().length > 0;
+    const hasIso3 = (await c.runAndReadAll(ISO3_COLUMN_SQL)).getRowsJS().length > 0;
     addGeometries(regions, (await c.runAndReadAll(regionGeometrySelect(hasIso3))).getRowsJS() as [string, string, string, string | null, string | null][]);
   }
   return regions;

@@ -3,7 +3,8 @@
 // has none of the tables, and reads as empty: the server starts and waits for a first load.
 import type pg from 'pg';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { addGeometries, addToSets, regionGeometrySelect, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { addGeometries, addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
+import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
@@ -52,7 +53,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
     if (await tableExists(c, 'vessel_groups')) {
       for (const r of (await c.query({ text: 'SELECT DISTINCT group_id FROM vessel_groups', rowMode: 'array' })).rows) groups.add(r[0] as string);
       addToSets(regions.ids, (await c.query({ text: 'SELECT member, id FROM region_ids', rowMode: 'array' })).rows as [string, string][]);
-      const hasIso3 = (await c.query(`SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'region_geometries' AND column_name = 'iso3'`)).rowCount! > 0;
+      const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
     return { versions, groups, regions, generation };
