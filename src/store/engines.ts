@@ -1,7 +1,7 @@
 // The engines behind one seam: the rest of the program names a database (a DuckDB file or a
 // PostgreSQL URL) and gets a store provider, a writer, or the catalog's lists from here; nothing
 // outside src/store knows which engine it talks to (eslint.config.mjs keeps it so).
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import type { EventKind } from '../domain/kinds.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 import { DuckDbWriter } from './duckdb/writer.ts';
@@ -13,6 +13,7 @@ import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
+import { pointFolder } from './duckdb/point-files.ts';
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter } from './writer.ts';
 
@@ -84,18 +85,19 @@ export function listRegions(db: Database, filter: { dataset: string; name: strin
 }
 
 /**
- * Rewrites a DuckDB database of an older storage layout in this version's, keeping everything it holds;
- * the old file is replaced only once the new one is complete.
+ * Rewrites a DuckDB database of an older storage layout in this version's, keeping everything it holds,
+ * or gives one of this layout the point files it lacks (written before they existed); the old file
+ * is replaced only once the new one is complete.
  */
-export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; rows: number }> {
-  const { writer, from, rows } = await DuckDbWriter.migrating(dbPath, onWait);
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; rows: number; pointFiles: number }> {
+  const { writer, from, rows, pointFiles } = await DuckDbWriter.migrating(dbPath, onWait);
   try {
     await writer.commit();
   } catch (e) {
     await writer.abandon();
     throw e;
   }
-  return { from, to: DUCKDB_LAYOUT, rows };
+  return { from, to: DUCKDB_LAYOUT, rows, pointFiles };
 }
 
 /** Removes what killed loads left beside the database (every load also does this first). */
@@ -106,4 +108,23 @@ export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolde
   } finally {
     lock.release();
   }
+}
+
+/**
+ * A DuckDB database is its file and the folder of point files beside it (`<file>.points`): these
+ * copy, move and remove both (a copy of the file alone is served, but looks events up by id slowly).
+ */
+export function copyDuckDbFiles(from: string, to: string): void {
+  cpSync(from, to);
+  if (existsSync(pointFolder(from))) cpSync(pointFolder(from), pointFolder(to), { recursive: true });
+}
+
+export function moveDuckDbFiles(from: string, to: string): void {
+  renameSync(from, to);
+  if (existsSync(pointFolder(from))) renameSync(pointFolder(from), pointFolder(to));
+}
+
+export function removeDuckDbFiles(path: string): void {
+  rmSync(path, { force: true });
+  rmSync(pointFolder(path), { force: true, recursive: true });
 }

@@ -3,7 +3,7 @@
 // database loaded by the same loader from the same rows instead; the DuckDB file stays the source
 // of the reference records, so both engines are held to the same expected answers.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -15,7 +15,7 @@ import { loadRows } from '../../src/data/load.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
-import { editDatabase, openStores, type Database, type ServingOptions } from '../../src/store/engines.ts';
+import { copyDuckDbFiles, editDatabase, moveDuckDbFiles, openStores, removeDuckDbFiles, type Database, type ServingOptions } from '../../src/store/engines.ts';
 import type { EventStore, StoreProvider } from '../../src/store/store.ts';
 import pg from 'pg';
 
@@ -76,9 +76,9 @@ async function cachedDatabase(demo: { events: number; seed: number }, version: s
   const building = `${cached}.building-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await buildDatabase({ engine: 'duckdb', path: building }, demo, version);
-    renameSync(building, cached);
+    moveDuckDbFiles(building, cached);
   } finally {
-    rmSync(building, { force: true });
+    removeDuckDbFiles(building);
   }
   return cached;
 }
@@ -88,7 +88,7 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   const dbPath = join(dir, 'events.duckdb');
   const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
   const version = options.version ?? 'v20240101';
-  copyFileSync(await cachedDatabase(demo, version), dbPath);
+  copyDuckDbFiles(await cachedDatabase(demo, version), dbPath);
   const { records, groups } = await readStored(dbPath);
   let rows: PublishedRow[] | undefined;
   const database: Database = TEST_ENGINE === 'postgres'

@@ -25,7 +25,7 @@ before(async () => {
   const instance = await DuckDBInstance.create(oldPath);
   const c = await instance.connect();
   for (const sql of [
-    'DROP INDEX events_id_idx', 'DROP TABLE vessel_events', 'ALTER TABLE events DROP COLUMN entry',
+    'DROP TABLE vessel_events', `DELETE FROM meta WHERE key LIKE 'point_file:%'`, 'ALTER TABLE events DROP COLUMN entry',
     'ALTER TABLE dataset_versions DROP COLUMN longest_ms', 'ALTER TABLE dataset_versions DROP COLUMN earliest_open_start',
     `UPDATE meta SET value = '2' WHERE key = 'schema_version'`, 'CREATE INDEX events_id_idx ON events (id)', 'CHECKPOINT',
   ]) await c.run(sql);

@@ -17,6 +17,8 @@ import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
+import type { PointFile } from './point-file.ts';
+import { openPointFiles } from './point-files.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -49,6 +51,8 @@ export class DuckDbStore extends Catalog implements EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
+    /** Each version's point file (point-file.ts); a version without one is looked up in events. */
+    private readonly points: Map<number, PointFile>,
     contents: CatalogContents,
   ) {
     super(contents);
@@ -76,9 +80,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     const groups = await readGroupIds(catalogConnection);
     const regions = await readRegionCatalog(catalogConnection);
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
+    const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, { versions, groups, regions, generation });
+    return new DuckDbStore(instance, pool, points, { versions, groups, regions, generation });
   }
 
   engineLoad(): EngineLoad {
@@ -119,20 +124,38 @@ export class DuckDbStore extends Catalog implements EventStore {
     return this.pool.use('heavy', (c) => computeStats(c, query, options));
   }
 
-  // The id index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
-  // so the version is checked on the (few) rows with that id.
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
+    const points = this.points.get(dataset.resolved.versionId);
+    if (points) return points.entry(id);
     const row = await this.byId(dataset, id, 'entry');
     return row?.[0] as string | undefined;
   }
 
   async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
-    const row = await this.byId(dataset, id, selectColumns([dataset.resolved.kind]));
-    return row ? toRecord(row) : undefined;
+    const select = selectColumns([dataset.resolved.kind]);
+    const points = this.points.get(dataset.resolved.versionId);
+    if (!points) {
+      const row = await this.byId(dataset, id, select);
+      return row ? toRecord(row) : undefined;
+    }
+    // The point file finds the event and its start; rows are sorted by (version, start), so the
+    // start's zone maps find its row group.
+    const entry = await points.entry(id);
+    if (entry === undefined) return undefined;
+    const startMs = Date.parse((JSON.parse(entry) as { start: string }).start);
+    const rows = await this.pool.use('light', (c) => readRows(
+      c,
+      `SELECT ${select} FROM events WHERE version_id = $1 AND start_ts BETWEEN epoch_ms($2::BIGINT) AND epoch_ms($3::BIGINT) AND id = $4`,
+      [dataset.resolved.versionId, startMs - 1, startMs + 1, id],
+    ));
+    return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
+  /** A version without a point file (its file could not be opened): the id index where the file has one. */
   private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | undefined> {
     return this.pool.use('light', async (c) => {
+      // An index answers `id = $1` alone; a second condition in the same WHERE makes DuckDB scan,
+      // so the version is checked on the (few) rows with that id.
       const rows = await readRows(c, `SELECT version_id, ${select} FROM events WHERE id = $1`, [id]);
       return rows.find((r) => Number(r[0]) === dataset.resolved.versionId)?.slice(1);
     });
@@ -141,6 +164,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   async close(): Promise<void> {
     // An instance whose connections are not all closed is left to the process's end.
     if (await this.pool.close()) this.instance.closeSync();
+    await Promise.all([...this.points.values()].map((p) => p.close()));
   }
 }
 

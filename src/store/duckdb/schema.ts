@@ -1,7 +1,7 @@
 // DuckDB schema (docs/performance.md, "The layout"). Rows of a load are written sorted by
 // (version_id, start_ts, id), so the per-row-group min/max zone maps let a time window skip the
-// rest of the data; an ART index on id and a second table sorted by vessel
-// (src/store/duckdb/vessel-table.ts) serve the lookups that never scan. Filters read
+// rest of the data; point files beside the database (src/store/duckdb/point-file.ts) and a second
+// table sorted by vessel (src/store/duckdb/vessel-table.ts) serve the lookups that never scan. Filters read
 // typed columns and struct fields; each kind's event_info is a typed STRUCT. Each row also holds
 // its entry as the client receives it in the `gfw` wire format (src/store/duckdb/entry-sql.ts): a
 // page is a concatenation of stored texts.
@@ -81,4 +81,3 @@ export const CREATE_SCHEMA = [
   `ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 VARCHAR`,
 ];
 
-export const CREATE_INDEXES = [`CREATE INDEX IF NOT EXISTS events_id_idx ON events (id)`];

@@ -6,7 +6,7 @@ import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 
 // A database may predate a table (or be new): a missing table reads as empty.
-async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
+export async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
   const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ? AND database_name = coalesce(?, current_database())`, [name, database ?? null]);
   return (r.getRowsJS()[0]![0] as number) > 0;
 }

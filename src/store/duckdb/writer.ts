@@ -15,11 +15,12 @@ import { totalmem } from 'node:os';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
-import { CREATE_INDEXES, CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
+import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
+import { forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 
@@ -34,6 +35,8 @@ export class DuckDbWriter implements EngineWriter {
   private staged = false;
   private rawTypes: DuckDBType[] = [];
   private closed = false;
+  /** Point files this load wrote: removed if it is abandoned. */
+  private readonly pointFilesWritten: string[] = [];
 
   private constructor(
     private readonly target: string,
@@ -234,7 +237,7 @@ export class DuckDbWriter implements EngineWriter {
     }
     if (this.servingTables) {
       options.onPhase?.('indexing');
-      for (const ddl of CREATE_INDEXES) await c.run(ddl);
+      this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
     }
     return { published, skipped, skippedCount };
   }
@@ -244,16 +247,27 @@ export class DuckDbWriter implements EngineWriter {
    * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
    * changed; commit() puts the new one in its place.
    */
-  static async migrating(target: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: DuckDbWriter; from: number; rows: number }> {
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number }> {
     if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
     const lock = await LoadLock.acquire(target, onWait);
     let writer: DuckDbWriter | undefined;
     try {
       removeStaleWork(target);
       const workPath = `${target}.loading-${process.pid}`;
+      const layout = await layoutOf(target);
+      if (layout !== undefined && layout >= SCHEMA_VERSION) {
+        // This layout already: what a file from before point files lacks is its point files.
+        copyFileSync(target, workPath);
+        writer = await DuckDbWriter.start(target, workPath, lock, undefined);
+        const written = await writeMissingPointFiles(writer.connection, target);
+        writer.pointFilesWritten.push(...written);
+        if (written.length === 0) throw new LoadRefused(`${target} already has this version's storage layout (${layout}) and its point files; nothing to migrate`);
+        const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
+        return { writer, from: layout, rows, pointFiles: written.length };
+      }
       writer = await DuckDbWriter.start(target, workPath, lock, undefined);
       const copied = await writer.copyOlderLayout(target);
-      return { writer, ...copied };
+      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length };
     } catch (e) {
       if (writer) await writer.abandon();
       else lock.release();
@@ -281,7 +295,7 @@ export class DuckDbWriter implements EngineWriter {
     await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
-    for (const ddl of CREATE_INDEXES) await c.run(ddl);
+    this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
     return { from: layout, rows };
   }
 
@@ -317,6 +331,7 @@ export class DuckDbWriter implements EngineWriter {
       await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM vessel_events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
+      await forgetPointFile(c, found.versionId);
     });
     return found.rowCount;
   }
@@ -355,10 +370,12 @@ export class DuckDbWriter implements EngineWriter {
       await this.connection.run('DETACH scratch');
     }
     await this.connection.run('CHECKPOINT');
+    const pointFiles = [...(await namedPointFiles(this.connection)).values()];
     this.close();
     rmSync(`${this.workPath}.scratch`, { force: true });
     rmSync(`${this.workPath}.tmp`, { force: true, recursive: true });
     renameSync(this.workPath, this.target);
+    if (this.servingTables) removeUnnamedPointFiles(this.target, pointFiles);
     this.lock.release();
   }
 
@@ -367,6 +384,7 @@ export class DuckDbWriter implements EngineWriter {
     await this.pendingIngest.catch(() => undefined);
     this.close();
     for (const suffix of ['', '.wal', '.scratch', '.scratch.wal', '.tmp']) rmSync(`${this.workPath}${suffix}`, { force: true, recursive: true });
+    for (const path of this.pointFilesWritten) rmSync(path, { force: true });
     this.lock.release();
   }
 
@@ -395,6 +413,21 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, entry
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
+}
+
+/** The storage layout of the file at a path (read-only; undefined for a file without one). */
+async function layoutOf(path: string): Promise<number | undefined> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
+  try {
+    const c = await instance.connect();
+    try {
+      return await readSchemaVersion(c);
+    } finally {
+      c.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */

@@ -1,0 +1,214 @@
+// Point files (src/store/duckdb/point-file.ts): every event found by id with exactly the entry the
+// events table stores, nothing found that is not there, and the files kept in step with the
+// database through loads, drops, failed loads and migrate.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { loadRows } from '../../src/data/load.ts';
+import { PointFile, sortByKey, writePointFile } from '../../src/store/duckdb/point-file.ts';
+import { pointFolder } from '../../src/store/duckdb/point-files.ts';
+import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
+import { copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
+import { normalizeSingleDataset } from '../../src/query/normalize.ts';
+import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
+import type { EventKind } from '../../src/domain/kinds.ts';
+import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+
+let fixture: Fixture;
+let scratch: string;
+before(async () => {
+  fixture = await buildFixtureDb({ events: 1500, seed: 21 });
+  scratch = mkdtempSync(join(tmpdir(), 'vessel-events-points-'));
+});
+after(() => {
+  fixture.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+async function* inChunks(entries: [string, string][], size: number): AsyncGenerator<[string, string][]> {
+  for (let i = 0; i < entries.length; i += size) yield entries.slice(i, i + size);
+}
+
+async function sql(path: string, statement: string): Promise<unknown[][]> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+  try {
+    const c = await instance.connect();
+    const rows = (await c.runAndReadAll(statement)).getRowsJS();
+    c.closeSync();
+    return rows;
+  } finally {
+    instance.closeSync();
+  }
+}
+
+const datasetOf = (store: DuckDbStore, kind: EventKind, version = 'latest') =>
+  normalizeSingleDataset(`${DATASET_ID_BY_KIND[kind]}:${version}`, { catalog: store, access: { canRead: () => true } });
+
+test('the radix sort orders index entries as a comparison sort of their 64-bit keys does', () => {
+  fc.assert(fc.property(fc.array(fc.tuple(fc.nat({ max: 0xffffffff }), fc.nat({ max: 0xffffffff })), { maxLength: 300 }), (keys) => {
+    const words = new Uint32Array(keys.flatMap(([high, low], i) => [high, low, i, 0]));
+    const sorted = sortByKey(words, keys.length);
+    const key = (high: number, low: number) => BigInt(high) * 2n ** 32n + BigInt(low);
+    const got = Array.from({ length: keys.length }, (_, i) => key(sorted[4 * i]!, sorted[4 * i + 1]!));
+    const expected = keys.map(([h, l]) => key(h, l)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    assert.deepEqual(got, expected);
+    // Every entry's payload travels with its key.
+    for (let i = 0; i < keys.length; i++) assert.deepEqual(keys[sorted[4 * i + 2]!], [sorted[4 * i]!, sorted[4 * i + 1]!]);
+  }), { seed: 7, numRuns: 200 });
+});
+
+test('a point file finds every id it holds, with its entry, and nothing else', async () => {
+  let run = 0;
+  await fc.assert(fc.asyncProperty(
+    fc.uniqueArray(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), { maxLength: 400 }),
+    fc.array(fc.string({ unit: 'binary', maxLength: 3000 }), { minLength: 1, maxLength: 20 }),
+    fc.array(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), { maxLength: 20 }),
+    async (ids, texts, others) => {
+      const entries = ids.map((id, i): [string, string] => [id, `${texts[i % texts.length]}${i}`]);
+      const path = join(scratch, `property-${run++}.points`);
+      assert.equal(await writePointFile(path, 3, inChunks(entries, 97)), entries.length);
+      const file = await PointFile.open(path, 3);
+      try {
+        for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
+        for (const other of others) if (!ids.includes(other)) assert.equal(await file.entry(other), undefined);
+      } finally {
+        await file.close();
+        rmSync(path);
+      }
+    },
+  ), { seed: 11, numRuns: 60 });
+});
+
+test('entries larger than a block, and many blocks, are read back whole', async () => {
+  const entries = Array.from({ length: 3000 }, (_, i): [string, string] => [`id-${i}`, `{"n":${i},"text":"${'é€x'.repeat(i % 7 === 0 ? 40000 : 50)}"}`]);
+  const path = join(scratch, 'large.points');
+  await writePointFile(path, 1, inChunks(entries, 2048));
+  const file = await PointFile.open(path, 1);
+  try {
+    for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
+  } finally {
+    await file.close();
+  }
+});
+
+test('a damaged or foreign point file is refused when opened', async () => {
+  const path = join(scratch, 'damaged.points');
+  await writePointFile(path, 5, inChunks([['a', '{"id":"a"}'], ['b', '{"id":"b"}']], 10));
+  await assert.rejects(PointFile.open(path, 6), /holds version 5, not 6/);
+  truncateSync(path, statSync(path).size - 1);
+  await assert.rejects(PointFile.open(path, 5), /not a point file|cut short/);
+  writeFileSync(path, 'not a point file at all, but long enough to have a footer of 48 bytes');
+  await assert.rejects(PointFile.open(path, 5), /not a point file/);
+});
+
+test('the store finds every loaded event by id through its point file, with the stored entry and record', async () => {
+  const named = await sql(fixture.dbPath, `SELECT key, value FROM meta WHERE key LIKE 'point_file:%' ORDER BY key`);
+  const versions = await sql(fixture.dbPath, `SELECT version_id::INTEGER FROM dataset_versions`);
+  assert.equal(named.length, versions.length, 'one point file per version');
+  assert.deepEqual(readdirSync(pointFolder(fixture.dbPath)).sort(), named.map((r) => r[1]).sort());
+  assert.deepEqual(await sql(fixture.dbPath, `SELECT index_name FROM duckdb_indexes() WHERE table_name = 'events'`), [], 'the id index is gone');
+
+  const stored = await sql(fixture.dbPath, `SELECT kind, id, entry FROM events`) as [EventKind, string, string][];
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  try {
+    for (const [kind, id, entry] of stored) assert.equal(await store.getEntry(datasetOf(store, kind), id), entry);
+    for (const record of fixture.records.filter((_, i) => i % 25 === 0)) {
+      assert.deepEqual(await store.getRecord(datasetOf(store, record.kind), record.id), record);
+    }
+    const fishing = stored.find(([kind]) => kind === 'fishing')!;
+    assert.equal(await store.getEntry(datasetOf(store, 'encounter'), fishing[1]), undefined, 'another dataset\'s id');
+    assert.equal(await store.getEntry(datasetOf(store, 'fishing'), 'no-such-event'), undefined);
+    assert.equal(await store.getRecord(datasetOf(store, 'fishing'), 'no-such-event'), undefined);
+  } finally {
+    await store.close();
+  }
+});
+
+test('loads, drops and failed loads keep the point files in step with the database', async () => {
+  const dir = mkdtempSync(join(scratch, 'lifecycle-'));
+  const path = join(dir, 'events.duckdb');
+  copyDuckDbFiles(fixture.dbPath, path);
+  const database = { engine: 'duckdb' as const, path };
+  const fishing = fixture.rows.filter((r) => r['event_type'] === 'fishing').slice(0, 40);
+  const filesNow = () => readdirSync(pointFolder(path)).sort();
+  const before = filesNow();
+
+  await loadRows(fishing, 'v2.ndjson', { database, version: 'v2', source: 'test' });
+  const withV2 = filesNow();
+  assert.equal(withV2.length, before.length + 1);
+  let store = await DuckDbStore.open({ path });
+  try {
+    const v2 = datasetOf(store, 'fishing', 'v2');
+    const original = datasetOf(store, 'fishing', 'v20240101');
+    for (const row of fishing) {
+      const entry = await store.getEntry(v2, row['event_id'] as string);
+      assert.equal(entry, await store.getEntry(original, row['event_id'] as string), 'the same event in both versions');
+      assert.ok(entry);
+    }
+  } finally {
+    await store.close();
+  }
+
+  // A load refused for invalid rows leaves no file behind.
+  await assert.rejects(loadRows([{ ...fishing[0]!, event_start: 'not a time' }], 'bad.ndjson', { database, version: 'v3', source: 'test' }));
+  assert.deepEqual(filesNow(), withV2);
+
+  // A dropped version's file goes with the commit.
+  await editDatabase(database, (w) => w.dropVersion(DATASET_ID_BY_KIND.fishing, 'fishing', 'v2'));
+  assert.deepEqual(filesNow(), before);
+
+  // A file left by a killed load (named by no database) is removed by the next commit.
+  writeFileSync(join(pointFolder(path), '99-deadbeef.points'), 'left behind');
+  await loadRows(fishing, 'v4.ndjson', { database, version: 'v4', source: 'test' });
+  assert.ok(!filesNow().includes('99-deadbeef.points'));
+  assert.equal(filesNow().length, before.length + 1);
+});
+
+test('a database whose point files are missing answers the same from the events table, and migrate writes them', async () => {
+  const dir = mkdtempSync(join(scratch, 'missing-'));
+  const path = join(dir, 'events.duckdb');
+  copyDuckDbFiles(fixture.dbPath, path);
+  // A file of this layout from before point files: the id index, and nothing named in meta.
+  const instance = await DuckDBInstance.create(path);
+  const c = await instance.connect();
+  for (const statement of [`DELETE FROM meta WHERE key LIKE 'point_file:%'`, 'CREATE INDEX events_id_idx ON events (id)', 'CHECKPOINT']) await c.run(statement);
+  c.closeSync();
+  instance.closeSync();
+  rmSync(pointFolder(path), { recursive: true });
+
+  const sample = fixture.records.filter((_, i) => i % 30 === 0);
+  const answers = async () => {
+    const store = await DuckDbStore.open({ path });
+    try {
+      return await Promise.all(sample.map(async (r) => [await store.getEntry(datasetOf(store, r.kind), r.id), await store.getRecord(datasetOf(store, r.kind), r.id)]));
+    } finally {
+      await store.close();
+    }
+  };
+  const withoutFiles = await answers();
+  const { from, to, pointFiles } = await migrateDatabase(path);
+  assert.equal(from, to);
+  assert.equal(pointFiles, (await sql(path, `SELECT count(*)::INTEGER FROM dataset_versions`))[0]![0]);
+  assert.ok(existsSync(pointFolder(path)));
+  assert.deepEqual(await sql(path, `SELECT index_name FROM duckdb_indexes() WHERE table_name = 'events'`), []);
+  assert.deepEqual(await answers(), withoutFiles);
+  assert.deepEqual(withoutFiles.map(([, record]) => record), sample);
+  await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\) and its point files/);
+
+  // A file the database names but that is gone: the version is answered from the events table.
+  const [name] = readdirSync(pointFolder(path));
+  rmSync(join(pointFolder(path), name!));
+  const warnings: string[] = [];
+  const onWarning = (w: Error) => warnings.push(w.message);
+  process.on('warning', onWarning);
+  try {
+    assert.deepEqual(await answers(), withoutFiles);
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.ok(warnings.some((w) => /point file of version \d+ not used/.test(w)), warnings.join('\n'));
+});
