@@ -13,7 +13,7 @@ import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
-import { pointFolder } from './duckdb/point-files.ts';
+import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles } from './duckdb/point-files.ts';
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter } from './writer.ts';
 
@@ -100,11 +100,16 @@ export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHold
   return { from, to: DUCKDB_LAYOUT, rows, pointFiles };
 }
 
-/** Removes what killed loads left beside the database (every load also does this first). */
+/**
+ * Removes what killed loads left beside the database (every load also does this first): working
+ * copies and their scratch files, and point files the database does not name.
+ */
 export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ path: string; bytes: number }[]> {
   const lock = await LoadLock.acquire(dbPath, onWait);
   try {
-    return removeStaleWork(dbPath);
+    const removed = removeStaleWork(dbPath);
+    if (existsSync(dbPath)) removed.push(...removeUnnamedPointFiles(dbPath, await pointFilesNamedAt(dbPath)));
+    return removed;
   } finally {
     lock.release();
   }

@@ -12,7 +12,7 @@ import { loadRows } from '../../src/data/load.ts';
 import { PointFile, sortByKey, writePointFile } from '../../src/store/duckdb/point-file.ts';
 import { pointFolder } from '../../src/store/duckdb/point-files.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
+import { cleanStaleWork, copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
 import { normalizeSingleDataset } from '../../src/query/normalize.ts';
 import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
@@ -161,7 +161,10 @@ test('loads, drops and failed loads keep the point files in step with the databa
   await editDatabase(database, (w) => w.dropVersion(DATASET_ID_BY_KIND.fishing, 'fishing', 'v2'));
   assert.deepEqual(filesNow(), before);
 
-  // A file left by a killed load (named by no database) is removed by the next commit.
+  // A file left by a killed load (named by no database) is removed by `clean`, and by the next commit.
+  writeFileSync(join(pointFolder(path), '98-deadbeef.points'), 'left behind');
+  assert.deepEqual((await cleanStaleWork(path)).map((r) => r.path), [join(pointFolder(path), '98-deadbeef.points')]);
+  assert.deepEqual(filesNow(), before);
   writeFileSync(join(pointFolder(path), '99-deadbeef.points'), 'left behind');
   await loadRows(fishing, 'v4.ndjson', { database, version: 'v4', source: 'test' });
   assert.ok(!filesNow().includes('99-deadbeef.points'));

@@ -133,7 +133,7 @@ export const migrateCommand: Command = {
 
 export const cleanCommand: Command = {
   usage: 'vessel-events clean --db PATH',
-  summary: 'Remove the working copies killed loads left beside the database (<db>.loading-<pid> and their scratch files). Every load does this first too.',
+  summary: 'Remove what killed loads left beside the database: working copies (<db>.loading-<pid>) and their scratch files, and point files (<db>.points/) the database does not name. Every load does this too.',
   options: ['db'],
   async run(flags) {
     const removed = await cleanStaleWork(option('db', flags), waitingNotice);

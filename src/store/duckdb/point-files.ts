@@ -4,12 +4,13 @@
 // so they become the database's in the same rename that publishes the load. Files no published
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
-import type { DuckDBConnection } from '@duckdb/node-api';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { PointFile, writePointFile } from './point-file.ts';
 import { tableExists } from './versions.ts';
+import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 
 const META_PREFIX = 'point_file:';
 const SUFFIX = '.points';
@@ -58,15 +59,32 @@ export async function forgetPointFile(c: DuckDBConnection, versionId: number): P
 }
 
 /** Removes the files in the database's point folder that `named` (the published database's) does not name. */
-export function removeUnnamedPointFiles(dbPath: string, named: Iterable<string>): void {
+export function removeUnnamedPointFiles(dbPath: string, named: Iterable<string>): { path: string; bytes: number }[] {
   const keep = new Set(named);
   let files: string[];
   try {
     files = readdirSync(pointFolder(dbPath));
   } catch {
-    return;
+    return [];
   }
-  for (const file of files) if (!keep.has(file)) rmSync(join(pointFolder(dbPath), file), { force: true });
+  const removed = files.filter((file) => !keep.has(file)).map((file) => join(pointFolder(dbPath), file)).map((path) => ({ path, bytes: statSync(path).size }));
+  for (const { path } of removed) rmSync(path, { force: true });
+  return removed;
+}
+
+/** The point files the database at a path names (opened read-only, as a server does). */
+export async function pointFilesNamedAt(dbPath: string): Promise<string[]> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
+  try {
+    const c = await instance.connect();
+    try {
+      return [...(await namedPointFiles(c)).values()];
+    } finally {
+      c.closeSync();
+    }
+  } finally {
+    instance.closeSync();
+  }
 }
 
 /**
