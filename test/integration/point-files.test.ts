@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRows } from '../../src/data/load.ts';
-import { PointFile, sortByKey, writePointFile } from '../../src/store/duckdb/point-file.ts';
+import { idKey, PointFile, sortByKey, writePointFile, type PointEntry } from '../../src/store/duckdb/point-file.ts';
 import { pointFolder } from '../../src/store/duckdb/point-files.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { cleanStaleWork, copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
@@ -29,8 +29,8 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function* inChunks(entries: [string, string][], size: number): AsyncGenerator<[string, string][]> {
-  for (let i = 0; i < entries.length; i += size) yield entries.slice(i, i + size);
+async function* inChunks(entries: [string, string][], size: number): AsyncGenerator<PointEntry[]> {
+  for (let i = 0; i < entries.length; i += size) yield entries.slice(i, i + size).map(([id, entry]): PointEntry => [...idKey(id), id, entry]);
 }
 
 async function sql(path: string, statement: string): Promise<unknown[][]> {

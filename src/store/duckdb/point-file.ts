@@ -15,7 +15,8 @@
 //                     entries | u64 offsets at | u64 index at | u64 fence at
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
-import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
 
 const MAGIC = 'VEPOINT1';
 const FOOTER_BYTES = 48;
@@ -35,14 +36,24 @@ export function idKey(id: string): [number, number] {
   return [digest.readUInt32LE(4), digest.readUInt32LE(0)];
 }
 
-function compress(raw: Buffer): Buffer {
-  return brotliCompressSync(raw, {
-    params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length, [constants.BROTLI_PARAM_LGWIN]: 18 },
-  });
-}
+/** Compression runs on libuv's threads, so the next block is built (and the next rows read) meanwhile. */
+const compress = promisify((raw: Buffer, done: (e: Error | null, out: Buffer) => void) => brotliCompress(raw, {
+  params: { [constants.BROTLI_PARAM_QUALITY]: 1, [constants.BROTLI_PARAM_SIZE_HINT]: raw.length, [constants.BROTLI_PARAM_LGWIN]: 18 },
+}, done));
+/** Blocks being compressed at once (written in order as each finishes). */
+const BLOCKS_IN_FLIGHT = 3;
+
+/**
+ * The key of an id in SQL, as the two halves idKey gives: the loader has DuckDB compute them on its
+ * own threads (md5 in JS took about 3 s per million ids on the loader's main thread).
+ */
+export const ID_KEY_SQL = (id: string) => `(md5_number_upper(${id}) >> 32)::UINTEGER, (md5_number_upper(${id}) & 4294967295)::UINTEGER`;
+
+/** An entry to write: its id's key (idKey or ID_KEY_SQL), id and stored text. */
+export type PointEntry = [keyHigh: number, keyLow: number, id: string, entry: string];
 
 /** Writes a point file from a version's entries in stored order; resolves to the entries written. */
-export async function writePointFile(path: string, versionId: number, entries: AsyncIterable<[string, string][]>): Promise<number> {
+export async function writePointFile(path: string, versionId: number, entries: AsyncIterable<PointEntry[]>): Promise<number> {
   const file = await open(path, 'wx');
   try {
     let at = 0;
@@ -51,29 +62,35 @@ export async function writePointFile(path: string, versionId: number, entries: A
     let records: Buffer[] = [];
     let starts: number[] = [];
     let raw = 0;
+    let blocks = 0;
+    const compressing: Promise<Buffer>[] = [];
+    const writeOldest = async () => {
+      const block = await compressing.shift()!;
+      offsets.push(at);
+      await file.write(block, 0, block.length, at);
+      at += block.length;
+    };
     const flush = async () => {
       if (records.length === 0) return;
       const head = Buffer.alloc(4 + 4 * starts.length);
       head.writeUInt32LE(starts.length, 0);
       starts.forEach((s, i) => head.writeUInt32LE(s, 4 + 4 * i));
-      const block = compress(Buffer.concat([head, ...records]));
-      offsets.push(at);
-      await file.write(block, 0, block.length, at);
-      at += block.length;
+      compressing.push(compress(Buffer.concat([head, ...records])));
+      blocks++;
+      if (compressing.length >= BLOCKS_IN_FLIGHT) await writeOldest();
       records = [];
       starts = [];
       raw = 0;
     };
     let count = 0;
     for await (const chunk of entries) {
-      for (const [id, entry] of chunk) {
+      for (const [high, low, id, entry] of chunk) {
         const idBytes = Buffer.from(id, 'utf8');
         const record = Buffer.alloc(4 + idBytes.length + Buffer.byteLength(entry, 'utf8'));
         record.writeUInt32LE(idBytes.length, 0);
         idBytes.copy(record, 4);
         record.write(entry, 4 + idBytes.length, 'utf8');
-        const [high, low] = idKey(id);
-        keys.push(high, low, offsets.length, starts.length);
+        keys.push(high, low, blocks, starts.length);
         starts.push(raw);
         records.push(record);
         raw += record.length;
@@ -82,8 +99,8 @@ export async function writePointFile(path: string, versionId: number, entries: A
       }
     }
     await flush();
+    while (compressing.length > 0) await writeOldest();
     offsets.push(at);
-    const blocks = offsets.length - 1;
 
     const table = Buffer.alloc(8 * offsets.length);
     offsets.forEach((o, i) => table.writeBigUInt64LE(BigInt(o), 8 * i));

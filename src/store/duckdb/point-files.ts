@@ -8,7 +8,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { PointFile, writePointFile } from './point-file.ts';
+import { ID_KEY_SQL, PointFile, writePointFile, type PointEntry } from './point-file.ts';
 import { tableExists } from './versions.ts';
 import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 
@@ -44,7 +44,7 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
     const path = join(folder, name);
     written.push(path);
     // No ORDER BY: DuckDB reads a table in its stored order, which keeps similar entries together.
-    const result = await c.stream(`SELECT id, entry FROM events WHERE version_id = ?`, [versionId]);
+    const result = await c.stream(`SELECT ${ID_KEY_SQL('id')}, id, entry FROM events WHERE version_id = ?`, [versionId]);
     const entries = await writePointFile(path, versionId, chunksOf(result));
     await c.run(`INSERT OR REPLACE INTO meta VALUES (?, ?)`, [`${META_PREFIX}${versionId}`, name]);
     onVersion?.(versionId, entries);
@@ -103,10 +103,14 @@ export async function openPointFiles(c: DuckDBConnection, dbPath: string, onProb
   return open;
 }
 
-async function* chunksOf(result: { fetchChunk(): Promise<{ rowCount: number; getRows(): unknown[][] } | null> }): AsyncGenerator<[string, string][]> {
+/** A result's rows chunk by chunk, the next chunk read by DuckDB while the caller handles this one. */
+async function* chunksOf(result: { fetchChunk(): Promise<{ rowCount: number; getRows(): unknown[][] } | null> }): AsyncGenerator<PointEntry[]> {
+  let next = result.fetchChunk();
   for (;;) {
-    const chunk = await result.fetchChunk();
+    const chunk = await next;
     if (!chunk || chunk.rowCount === 0) return;
-    yield chunk.getRows() as [string, string][];
+    const rows = chunk.getRows() as PointEntry[];
+    next = result.fetchChunk();
+    yield rows;
   }
 }
