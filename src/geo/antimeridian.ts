@@ -8,7 +8,11 @@ import { bboxClip } from '@turf/bbox-clip';
 import { polygon as turfPolygon } from '@turf/helpers';
 import type { Polygon, Ring } from './geojson.ts';
 
-/** The ring with each longitude shifted by whole turns so that no edge is longer than 180°. */
+/**
+ * The ring with each longitude shifted by whole turns so that no edge is longer than 180°. A ring
+ * that goes round a pole (Antarctica's EEZ, 8489, and its buffer) ends a whole turn from where it
+ * started: it is closed along that pole's parallel, which is what it encloses on a flat map.
+ */
 function continuous(ring: Ring, near: number): Ring {
   const out: Ring = [];
   let previous = near;
@@ -16,6 +20,11 @@ function continuous(ring: Ring, near: number): Ring {
     const shifted = lon + 360 * Math.round((previous - lon) / 360);
     out.push([shifted, lat]);
     previous = shifted;
+  }
+  const [first, last] = [out[0], out[out.length - 1]];
+  if (first && last && Math.abs(last[0]! - first[0]!) > 1e-9) {
+    const pole = out.reduce((sum, [, lat]) => sum + lat!, 0) < 0 ? -90 : 90;
+    out.push([last[0]!, pole], [first[0]!, pole], [first[0]!, first[1]!]);
   }
   return out;
 }

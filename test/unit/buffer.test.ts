@@ -15,7 +15,25 @@ const withinRange = (polygons: Polygon[]) => polygons.every((p) => p.every((ring
 /** A box from `west` to 180°, as region layers cut shapes at the antimeridian. */
 const boxToAntimeridian = (west: number, south: number, north: number): Polygon => [[[west, south], [180, south], [180, north], [west, north], [west, south]]];
 
+/** Antarctica's EEZ (8489) as the region layers hold it: a ring round the South Pole, cut at 180°. */
+const ANTARCTICA: Polygon = [[[180, -84.36], [180, -70.32], [173.5, -68.19], [165.34, -63.23], [147.25, -63.53], [120.04, -63.49], [90.91, -62.41],
+  [75.27, -65.24], [45.04, -63.72], [22.86, -67.09], [7.27, -66.86], [-3.25, -66.98], [-30.41, -72.13], [-52.92, -67.37], [-57.86, -57.94],
+  [-76.44, -65.8], [-99.73, -68.33], [-128.63, -69.72], [-165.75, -74.43], [-176.11, -76.8], [-180, -70.32], [-180, -84.36], [-180, -90], [180, -84.36]]];
+
 describe('buffers at the antimeridian', () => {
+  test('the buffer of a shape round a pole (Antarctica) is that cap grown, not an error', () => {
+    for (const operation of ['DISSOLVE', 'DIFFERENCE'] as const) {
+      const buffered = bufferPolygons([ANTARCTICA], 10, 'NAUTICALMILES', operation);
+      assert.ok(withinRange(buffered), operation);
+      assert.equal(inside(buffered, 0, -75), operation === 'DISSOLVE', `${operation}: inside the shape`);
+      assert.equal(inside(buffered, 179.5, -80), operation === 'DISSOLVE', `${operation}: inside, by the antimeridian`);
+      assert.equal(inside(buffered, 0, -55), false, `${operation}: far north of the shape`);
+      // 10 nautical miles north of the ring at 7.27° E (1/6° of latitude), not 20.
+      assert.equal(inside(buffered, 7.27, -66.75), true, `${operation}: within the buffer, north of the ring`);
+      assert.equal(inside(buffered, 7.27, -66.5), false, `${operation}: beyond the buffer`);
+    }
+  });
+
   test('the buffer of a shape cut at 180° holds the shape, reaches across, and stays within [-180, 180]', () => {
     const box = boxToAntimeridian(170, -5, 5);
     for (const operation of ['DISSOLVE', 'DIFFERENCE'] as const) {
