@@ -12,6 +12,7 @@ import { Random } from '../src/data/demo/random.ts';
 import { parseGeometry } from '../src/geo/geojson.ts';
 import { bufferPolygons } from '../src/geo/buffer.ts';
 import { httpClient } from './http-client.ts';
+import { warmUp } from './warm-up.ts';
 
 export interface CompareOptions {
   events: number;
@@ -32,8 +33,6 @@ interface Sample {
   request: { method: 'GET' | 'POST'; path: string; body?: unknown };
 }
 
-/** Samples of each class run on every engine before the measured ones (none for the big page: each run of it takes seconds). */
-const WARM_UP_SAMPLES = 3;
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const qs = (o: Record<string, string | number>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
@@ -109,12 +108,10 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
       const times: number[][] = engines.map(() => []);
       const mismatches: number[] = peers.map(() => 0);
       let firstMismatch = '';
-      // Unmeasured samples first, on every engine: a server just started compiles each route's code
-      // on first use, and each peer has run its own set-up queries already.
-      for (let i = 0; i < (options.quick || cls.name.startsWith('big page') ? 0 : WARM_UP_SAMPLES); i++) {
-        const sample = cls.make();
-        await serviceText(sample);
-        for (const peer of peers) await peer.run(sample.query);
+      // Unmeasured samples first, on every engine (bench/warm-up.ts); the big page's run takes seconds.
+      if (!options.quick && !cls.name.startsWith('big page')) {
+        await warmUp(() => serviceText(cls.make()));
+        for (const peer of peers) await warmUp(() => peer.run(cls.make().query));
       }
       const loads: number[] = [loadavg()[0]!];
       for (let i = 0; i < count; i++) {

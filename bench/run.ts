@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { httpClient } from './http-client.ts';
+import { warmUp } from './warm-up.ts';
 import { demoDatabase, log, rssMiB, startServer } from './server.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
@@ -150,7 +151,11 @@ try {
   const rows: Record<string, unknown>[] = [];
   for (const cls of classes.filter((c) => selected(c.name))) {
     const requests = Array.from({ length: SAMPLES }, () => cls.make());
-    await send(requests[0]!); // warm-up
+    if (quick) await send(cls.make());
+    else {
+      await warmUp(() => send(cls.make()));
+      await warmUp(() => engineOf(cls.make())(store, access));
+    }
     // The service and the bare engine take turns, each on samples of its own (the other's would
     // find their blocks already in the buffer pool), and alternate which goes first: run one after
     // the other, the second ran on a warmer cache and a different minute of a shared machine.
