@@ -6,7 +6,8 @@ import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { readVersions } from './versions.ts';
 
-async function readOnly<T>(dbPath: string, read: (c: DuckDBConnection) => Promise<T>): Promise<T> {
+/** A read of the file through a read-only instance of its own, closed after. */
+export async function readOnly<T>(dbPath: string, read: (c: DuckDBConnection) => Promise<T>): Promise<T> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
   const c = await instance.connect();
   try {

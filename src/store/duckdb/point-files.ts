@@ -4,13 +4,13 @@
 // so they become the database's in the same rename that publishes the load. Files no published
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ID_KEY_SQL, PointFile, writePointFile, type PointEntry } from './point-file.ts';
-import { tableExists } from './versions.ts';
-import { OFFLINE_SETTINGS } from './duckdb-store.ts';
+import { readVersions, tableExists } from './versions.ts';
+import { readOnly } from './inspect.ts';
 
 const META_PREFIX = 'point_file:';
 const SUFFIX = '.points';
@@ -35,7 +35,7 @@ export async function namedPointFiles(c: DuckDBConnection): Promise<Map<number, 
  */
 export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onVersion?: (versionId: number, entries: number) => void): Promise<string[]> {
   const named = await namedPointFiles(c);
-  const versions = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions ORDER BY version_id`)).getRowsJS().map((r) => r[0] as number);
+  const versions = (await readVersions(c)).map((v) => v.versionId);
   const folder = pointFolder(dbPath);
   mkdirSync(folder, { recursive: true });
   const written: string[] = [];
@@ -73,18 +73,8 @@ export function removeUnnamedPointFiles(dbPath: string, named: Iterable<string>)
 }
 
 /** The point files the database at a path names (opened read-only, as a server does). */
-export async function pointFilesNamedAt(dbPath: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
-  try {
-    const c = await instance.connect();
-    try {
-      return [...(await namedPointFiles(c)).values()];
-    } finally {
-      c.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
+export function pointFilesNamedAt(dbPath: string): Promise<string[]> {
+  return readOnly(dbPath, async (c) => [...(await namedPointFiles(c)).values()]);
 }
 
 /**

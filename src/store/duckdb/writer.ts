@@ -20,6 +20,7 @@ import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
+import { readOnly } from './inspect.ts';
 import { forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
@@ -254,7 +255,7 @@ export class DuckDbWriter implements EngineWriter {
     try {
       removeStaleWork(target);
       const workPath = `${target}.loading-${process.pid}`;
-      const layout = await layoutOf(target);
+      const layout = await readOnly(target, (c) => readSchemaVersion(c));
       if (layout !== undefined && layout >= SCHEMA_VERSION) {
         // This layout already: what a file from before point files lacks is its point files.
         copyFileSync(target, workPath);
@@ -413,21 +414,6 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, entry
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
-}
-
-/** The storage layout of the file at a path (read-only; undefined for a file without one). */
-async function layoutOf(path: string): Promise<number | undefined> {
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
-  try {
-    const c = await instance.connect();
-    try {
-      return await readSchemaVersion(c);
-    } finally {
-      c.closeSync();
-    }
-  } finally {
-    instance.closeSync();
-  }
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
