@@ -1,10 +1,9 @@
-// The filter plan (src/query/plan.ts) evaluated in plain TypeScript on stored records, with SQL's
-// three-valued logic (a field without a value makes a comparison unknown). It lets the tests check
-// what the plan says, independently of any engine's rendering of it.
+// The filter plan (src/query/plan.ts) evaluated on stored records by the product's evaluator
+// (src/query/evaluate-plan.ts): this reads each field of a record, and the regions and groups it
+// is in. test/unit/plan.test.ts compares the result with the reference of the filters.
 import type { EventRecord } from '../../src/domain/record.ts';
 import type { Condition, Field } from '../../src/query/plan.ts';
-
-type Truth = boolean | null;
+import { evaluatePlan, type Truth } from '../../src/query/evaluate-plan.ts';
 
 function fieldOf(r: EventRecord, field: Field, versionOf: (r: EventRecord) => number): string | number | boolean | null {
   const info = r.info as Record<string, unknown>;
@@ -26,38 +25,11 @@ function fieldOf(r: EventRecord, field: Field, versionOf: (r: EventRecord) => nu
 }
 
 export function evaluate(c: Condition, r: EventRecord, versionOf: (r: EventRecord) => number, groups: Map<string, Set<string>>): Truth {
-  const value = (field: Field) => fieldOf(r, field, versionOf);
-  switch (c.is) {
-    case 'true': return true;
-    case 'false': return false;
-    case 'and': {
-      const parts = c.all.map((x) => evaluate(x, r, versionOf, groups));
-      return parts.includes(false) ? false : parts.includes(null) ? null : true;
+  return evaluatePlan(c, (field) => fieldOf(r, field, versionOf), (other) => {
+    switch (other.is) {
+      case 'inVesselGroups': return other.groups.some((g) => groups.get(g)?.has(r.vessel.id) ?? false);
+      case 'inRegion': return r.regions[other.member].includes(other.id);
+      default: throw new Error('polygons are checked over HTTP against turf (test/api/area-differential.test.ts)');
     }
-    case 'or': {
-      const parts = c.any.map((x) => evaluate(x, r, versionOf, groups));
-      return parts.includes(true) ? true : parts.includes(null) ? null : false;
-    }
-    case 'not': {
-      const inner = evaluate(c.condition, r, versionOf, groups);
-      return inner === null ? null : !inner;
-    }
-    case 'oneOf': {
-      const v = value(c.field);
-      return v === null ? null : c.values.includes(v);
-    }
-    case 'missing': return value(c.field) === null;
-    case 'atOrAfter': case 'before': {
-      const v = value(c.field) as number | null;
-      return v === null ? null : c.is === 'atOrAfter' ? v >= c.ms : v < c.ms;
-    }
-    case 'inVesselGroups': return c.groups.some((g) => groups.get(g)?.has(r.vessel.id) ?? false);
-    case 'inRegion': return r.regions[c.member].includes(c.id);
-    case 'lastsAtLeast': case 'lastsLessThan': {
-      const end = r.endMs ?? c.openUntil.find((o) => o.version === versionOf(r))?.ms ?? null;
-      if (end === null) return null;
-      return c.is === 'lastsAtLeast' ? end - r.startMs >= c.ms : end - r.startMs < c.ms;
-    }
-    case 'inPolygons': throw new Error('polygons are checked over HTTP against turf (test/api/area-differential.test.ts)');
-  }
+  });
 }

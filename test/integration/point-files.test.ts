@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRows } from '../../src/data/load.ts';
-import { idKey, PointFile, sortByKey, writePointFile, type PointEntry } from '../../src/store/duckdb/point-file.ts';
+import { idKey, PointFile, sortByKey, writePointFile, type PointRow } from '../../src/store/duckdb/point-file.ts';
 import { pointFolder } from '../../src/store/duckdb/point-files.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { cleanStaleWork, copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
-import { normalizeSingleDataset } from '../../src/query/normalize.ts';
+import { normalizeListQuery, normalizeSingleDataset } from '../../src/query/normalize.ts';
 import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
@@ -29,8 +29,16 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function* inChunks(entries: [string, string][], size: number): AsyncGenerator<PointEntry[]> {
-  for (let i = 0; i < entries.length; i += size) yield entries.slice(i, i + size).map(([id, entry]): PointEntry => [...idKey(id), id, entry]);
+/** Rows of a point file from [id, entry, vessel?] triples, in the writer's order (vessel key, then as given). */
+function rowsOf(entries: [string, string, string?][]): PointRow[] {
+  const rows = entries.map(([id, entry, vessel = `vessel of ${id}`], i): PointRow => [...idKey(id), id, ...idKey(vessel), vessel, 1e15 + i * 1000, i % 5 === 0 ? null : 1e15 + i * 1001, entry]);
+  const key = (r: PointRow) => BigInt(r[3]) * 2n ** 32n + BigInt(r[4]);
+  return rows.map((r, i) => [r, i] as const).sort(([a, i], [b, j]) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : i - j)).map(([r]) => r);
+}
+
+async function* inChunks(entries: [string, string, string?][], size: number): AsyncGenerator<PointRow[]> {
+  const rows = rowsOf(entries);
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);
 }
 
 async function sql(path: string, statement: string): Promise<unknown[][]> {
@@ -67,14 +75,21 @@ test('a point file finds every id it holds, with its entry, and nothing else', a
     fc.uniqueArray(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), { maxLength: 400 }),
     fc.array(fc.string({ unit: 'binary', maxLength: 3000 }), { minLength: 1, maxLength: 20 }),
     fc.array(fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }), { maxLength: 20 }),
-    async (ids, texts, others) => {
-      const entries = ids.map((id, i): [string, string] => [id, `${texts[i % texts.length]}${i}`]);
+    fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { minLength: 1, maxLength: 30 }),
+    async (ids, texts, others, vessels) => {
+      const entries = ids.map((id, i): [string, string, string] => [id, `${texts[i % texts.length]}${i}`, vessels[(i * 7) % vessels.length]!]);
       const path = join(scratch, `property-${run++}.points`);
       assert.equal(await writePointFile(path, 3, inChunks(entries, 97)), entries.length);
       const file = await PointFile.open(path, 3);
       try {
         for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
         for (const other of others) if (!ids.includes(other)) assert.equal(await file.entry(other), undefined);
+        // Each vessel's records, exactly, in the order written.
+        const rows = rowsOf(entries);
+        for (const vessel of new Set([...vessels, ...others])) {
+          const got = (await file.vesselRecords(vessel)).map((r) => [r.id, r.vessel, r.startUs, r.endUs, r.entry()]);
+          assert.deepEqual(got, rows.filter((r) => r[5] === vessel).map((r) => [r[2], r[5], r[6], r[7], r[8]]));
+        }
       } finally {
         await file.close();
         rmSync(path);
@@ -83,26 +98,35 @@ test('a point file finds every id it holds, with its entry, and nothing else', a
   ), { seed: 11, numRuns: 60 });
 });
 
-test('entries larger than a block, and many blocks, are read back whole', async () => {
-  const entries = Array.from({ length: 3000 }, (_, i): [string, string] => [`id-${i}`, `{"n":${i},"text":"${'é€x'.repeat(i % 7 === 0 ? 40000 : 50)}"}`]);
+test('entries larger than a block, and vessels whose records span many blocks, are read back whole', async () => {
+  const entries = Array.from({ length: 3000 }, (_, i): [string, string, string] => [`id-${i}`, `{"n":${i},"text":"${'é€x'.repeat(i % 7 === 0 ? 40000 : 50)}"}`, `v${i % 3}`]);
   const path = join(scratch, 'large.points');
   await writePointFile(path, 1, inChunks(entries, 2048));
   const file = await PointFile.open(path, 1);
   try {
     for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
+    for (const vessel of ['v0', 'v1', 'v2']) {
+      assert.deepEqual((await file.vesselRecords(vessel)).map((r) => r.entry()), rowsOf(entries).filter((r) => r[5] === vessel).map((r) => r[8]));
+    }
   } finally {
     await file.close();
   }
 });
 
-test('a damaged or foreign point file is refused when opened', async () => {
+test('a damaged, foreign or older point file is refused when opened, and rows out of vessel order are refused when written', async () => {
   const path = join(scratch, 'damaged.points');
   await writePointFile(path, 5, inChunks([['a', '{"id":"a"}'], ['b', '{"id":"b"}']], 10));
   await assert.rejects(PointFile.open(path, 6), /holds version 5, not 6/);
   truncateSync(path, statSync(path).size - 1);
-  await assert.rejects(PointFile.open(path, 5), /not a point file|cut short/);
-  writeFileSync(path, 'not a point file at all, but long enough to have a footer of 48 bytes');
+  await assert.rejects(PointFile.open(path, 5), /cut short or damaged/);
+  writeFileSync(path, 'not a point file at all, but long enough to have a footer of 64 bytes, or nearly so');
   await assert.rejects(PointFile.open(path, 5), /not a point file/);
+  // The first format's 48-byte footer.
+  writeFileSync(path, Buffer.concat([Buffer.alloc(100), Buffer.from('VEPOINT1'), Buffer.alloc(40)]));
+  await assert.rejects(PointFile.open(path, 5), /older format \(VEPOINT1\); run "vessel-events migrate"/);
+  rmSync(path);
+  const rows = rowsOf([['a', 'x', 'v1'], ['b', 'y', 'v2']]);
+  await assert.rejects(writePointFile(path, 5, (async function* () { yield rows.reverse(); })()), /grouped by vessel key/);
 });
 
 test('the store finds every loaded event by id through its point file, with the stored entry and record', async () => {
@@ -187,7 +211,16 @@ test('a database whose point files are missing answers the same from the events 
   const answers = async () => {
     const store = await DuckDbStore.open({ path });
     try {
-      return await Promise.all(sample.map(async (r) => [await store.getEntry(datasetOf(store, r.kind), r.id), await store.getRecord(datasetOf(store, r.kind), r.id)]));
+      const byId = await Promise.all(sample.map(async (r) => [await store.getEntry(datasetOf(store, r.kind), r.id), await store.getRecord(datasetOf(store, r.kind), r.id)]));
+      // Vessel histories: from the point files, or from vessel_events for a version without one.
+      const histories = [];
+      for (const r of sample.slice(0, 10)) {
+        const query = await normalizeListQuery({ datasets: Object.values(DATASET_ID_BY_KIND).map((d) => `${d}:latest`), vessels: [r.vessel.id] }, { limit: 50, offset: 0, sort: '-start' }, { catalog: store, access: { canRead: () => true } });
+        const page: string[] = [];
+        for await (const chunk of await store.search(query)) page.push(...chunk);
+        histories.push([await store.count(query), page]);
+      }
+      return [byId, histories];
     } finally {
       await store.close();
     }
@@ -199,7 +232,7 @@ test('a database whose point files are missing answers the same from the events 
   assert.ok(existsSync(pointFolder(path)));
   assert.deepEqual(await sql(path, `SELECT index_name FROM duckdb_indexes() WHERE table_name = 'events'`), []);
   assert.deepEqual(await answers(), withoutFiles);
-  assert.deepEqual(withoutFiles.map(([, record]) => record), sample);
+  assert.deepEqual(withoutFiles[0]!.map(([, record]) => record), sample);
   await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\) and its point files/);
 
   // A file the database names but that is gone: the version is answered from the events table.
@@ -214,4 +247,17 @@ test('a database whose point files are missing answers the same from the events 
     process.off('warning', onWarning);
   }
   assert.ok(warnings.some((w) => /point file of version \d+ not used/.test(w)), warnings.join('\n'));
+
+  // migrate rewrites a named file that is gone or of an older format; the older file goes.
+  writeFileSync(join(pointFolder(path), name!), Buffer.concat([Buffer.alloc(100), Buffer.from('VEPOINT1'), Buffer.alloc(40)]));
+  assert.equal((await migrateDatabase(path)).pointFiles, 1);
+  assert.ok(!existsSync(join(pointFolder(path), name!)));
+  warnings.length = 0;
+  process.on('warning', onWarning);
+  try {
+    assert.deepEqual(await answers(), withoutFiles);
+  } finally {
+    process.off('warning', onWarning);
+  }
+  assert.deepEqual(warnings, []);
 });

@@ -11,7 +11,8 @@ import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { inStoredOrder } from '../../src/store/duckdb/stored-order.ts';
-import { servedByVesselTable, VESSEL_KEY_SQL, vesselKey } from '../../src/store/duckdb/vessel-table.ts';
+import { servedByVesselTable, VESSEL_KEY_SQL, vesselKey, vesselSource } from '../../src/store/duckdb/vessel-table.ts';
+import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 import { fromEventQuery, referencePage } from "../helpers/reference.ts";
@@ -72,25 +73,47 @@ describe('DuckDB store against the reference semantics', () => {
     assert.ok(nonEmpty > 150, `only ${nonEmpty} of 300 queries found anything: the generator is too narrow`);
   });
 
-  test('vessel histories (read from vessel_events): same totals and pages as the reference', async () => {
+  test('vessel histories (from the point files, and in SQL on vessel_events): same totals and pages as the reference', async () => {
     const r = new Random(7);
     const ctx = { catalog: store, access: { canRead: () => true } };
-    for (let i = 0; i < 60; i++) {
-      const filters: EventFilters = { datasets: ALL_DATASETS.filter(() => r.chance(0.7)), vessels: Array.from({ length: r.int(1, 3) }, () => r.pick(fixture.records).vessel.id) };
-      if (filters.datasets.length === 0) filters.datasets.push(r.pick(ALL_DATASETS));
-      if (r.chance(0.5)) filters.startDate = r.pick(['2017-01-01', '2019-06-01', '2021-01-01']);
-      if (r.chance(0.5)) filters.endDate = r.pick(['2021-06-01', '2023-03-15', '2025-01-01']);
-      if (r.chance(0.3)) filters.types = [r.pick(EVENT_TYPE_FILTER_VALUES)];
-      if (r.chance(0.3)) filters.duration = r.int(0, 600);
-      const paging = { limit: r.pick([1, 20, 100]), offset: r.pick([0, 0, 5]), sort: r.pick(SORT_VALUES) };
-      const query = await normalizeListQuery(filters, paging, ctx);
-      assert.ok(servedByVesselTable(query));
-      const expected = referencePage(fixture, fromEventQuery(query));
-      const ids: string[] = [];
-      for await (const chunk of await store.search(query)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-      const where = `vessel query ${i}: ${JSON.stringify({ filters, paging })}`;
-      assert.equal(await store.count(query), expected.total, where);
-      assert.deepEqual(ids, expected.ids, where);
+    const instance = await DuckDBInstance.create(fixture.dbPath, { access_mode: 'READ_ONLY' });
+    const c = await instance.connect();
+    try {
+      for (let i = 0; i < 120; i++) {
+        const filters: EventFilters = { datasets: ALL_DATASETS.filter(() => r.chance(0.7)), vessels: Array.from({ length: r.int(1, 3) }, () => r.pick(fixture.records).vessel.id) };
+        if (filters.datasets.length === 0) filters.datasets.push(r.pick(ALL_DATASETS));
+        if (r.chance(0.5)) filters.startDate = r.pick(['2017-01-01', '2019-06-01', '2021-01-01']);
+        if (r.chance(0.5)) filters.endDate = r.pick(['2021-06-01', '2023-03-15', '2025-01-01']);
+        if (r.chance(0.3)) filters.timeFilterMode = r.pick(TIME_FILTER_MODES);
+        if (r.chance(0.3)) filters.types = [r.pick(EVENT_TYPE_FILTER_VALUES)];
+        if (r.chance(0.2)) filters.typesOperator = 'EXCLUDE';
+        if (r.chance(0.3)) filters.duration = r.int(0, 600);
+        if (r.chance(0.2)) filters.maxDuration = r.pick([1, 5, 24]);
+        if (r.chance(0.2)) filters.ids = fixture.records.filter((x) => filters.vessels!.includes(x.vessel.id) && r.chance(0.5)).map((x) => x.id).concat('no-such-id');
+        if (r.chance(0.2)) filters.isClosed = [r.pick([true, false])];
+        const paging = { limit: r.pick([1, 20, 100]), offset: r.pick([0, 0, 5]), sort: r.pick(SORT_VALUES) };
+        let query;
+        try {
+          query = await normalizeListQuery(filters, paging, ctx);
+        } catch {
+          continue; // a maximum duration below the minimum
+        }
+        assert.ok(servedByVesselTable(query));
+        const expected = referencePage(fixture, fromEventQuery(query));
+        const where = `vessel query ${i}: ${JSON.stringify({ filters, paging })}`;
+        const ids: string[] = [];
+        for await (const chunk of await store.search(query)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
+        assert.equal(await store.count(query), expected.total, where);
+        assert.deepEqual(ids, expected.ids, where);
+        // The same query in SQL on vessel_events, where a version without a usable point file is read.
+        const rows = compileRows(query, vesselSource(query));
+        assert.equal(Number((await c.runAndReadAll(`SELECT count(*) ${rows.sql}`, rows.params as never)).getRowsJS()[0]![0]), expected.total, where);
+        const page = compileSearch(query, 'id', vesselSource(query));
+        assert.deepEqual((await c.runAndReadAll(page.sql, page.params as never)).getRowsJS().map((x) => x[0]), expected.ids, where);
+      }
+    } finally {
+      c.closeSync();
+      instance.closeSync();
     }
   });
 

@@ -19,6 +19,7 @@ import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, re
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
+import { historyMatches, historyPage, pointFilesAnswer } from './vessel-history.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -51,7 +52,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
-    /** Each version's point file (point-file.ts); a version without one is looked up in events. */
+    /** Each version's point file (point-file.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
     contents: CatalogContents,
   ) {
@@ -91,11 +92,13 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
+    if (pointFilesAnswer(query, this.points)) return (await historyMatches(query, this.points)).length;
     const source = sourceOf(query);
     return this.pool.use(source ? 'light' : 'heavy', (c) => countOn(c, query, source));
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
+    if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await historyMatches(query, this.points), query));
     const source = sourceOf(query);
     const connection = await this.pool.acquire(source ? 'light' : 'heavy');
     let chunks: AsyncIterator<string[]>;
@@ -176,6 +179,16 @@ async function countOn(c: DuckDBConnection, query: EventQuery, source: Source | 
 /** A vessel's history is read from the table sorted by vessel; everything else from events. */
 function sourceOf(query: EventQuery): Source | undefined {
   return servedByVesselTable(query) ? vesselSource(query) : undefined;
+}
+
+/** A page already read whole (it holds no engine). */
+function pageOf(entries: string[]): PageStream {
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (entries.length > 0) yield entries;
+    },
+    async discard() {},
+  };
 }
 
 /**

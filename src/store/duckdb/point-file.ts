@@ -1,26 +1,34 @@
-// Point files: the lookup by id that DuckDB cannot make fast. DuckDB reads a row through its ART
-// index and a whole vector of its block: 5-10 ms on 10M events the first time a block is read
-// (docs/performance.md, "Lookups by id: point files"). A point file holds one dataset version's
-// stored entries in the events table's order, in brotli-compressed blocks of about 64 KB, and an
-// index of a 64-bit key of each id, sorted, so a lookup is two small reads and one block's
-// decompression (about 0.3 ms). The loader writes one per version it publishes (writer.ts); the
-// database names it in its meta table, so a file belongs to exactly the database that names it.
+// Point files: the lookups by id and by vessel that DuckDB cannot make fast. DuckDB reads a row
+// through its ART index and a whole vector of its block: 5-10 ms on 10M events the first time a
+// block is read, and a vessel's history costs two queries of 3-8 ms each (docs/performance.md,
+// "Lookups by id: point files" and "Vessel histories from the point files"). A point file holds one
+// dataset version's stored entries grouped by vessel (vessel_events' order), in brotli-compressed
+// blocks of about 64 KB; an index of a 64-bit key of each id, sorted, so a lookup by id is two
+// small reads and one block's decompression (about 0.3 ms); and, per vessel, where its run of
+// records starts, so its history is one read of the blocks it spans. The loader writes one per
+// version it publishes (point-files.ts); the database names it in its meta table, so a file
+// belongs to exactly the database that names it.
 //
 // Layout (integers little-endian):
-//   blocks            each: brotli( u32 n | u32 start[n] | records ), record = u32 idBytes | id | entry
+//   blocks            each: brotli( u32 n | u32 start[n] | records ), record = u32 idBytes | id |
+//                     u32 vesselBytes | vessel id | f64 start µs | f64 end µs (NaN: open) | entry
 //   block offsets     u64[blocks + 1], absolute; the last is where this table starts
 //   index             16 B per entry, sorted by key: u32 keyHigh | u32 keyLow | u32 block | u32 slot
 //   fence             u32 keyHigh | u32 keyLow of every FENCE_STEP-th index entry
+//   vessel runs       20 B per vessel key, sorted: u32 keyHigh | u32 keyLow | u32 block | u32 slot | u32 records
 //   footer            FOOTER_BYTES: magic | u32 versionId | u32 entries | u32 blocks | u32 fence
-//                     entries | u64 offsets at | u64 index at | u64 fence at
+//                     entries | u32 vessel runs | u32 0 | u64 offsets at | u64 index at | u64 fence
+//                     at | u64 vessel runs at
 import { createHash } from 'node:crypto';
 import { open, type FileHandle } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliDecompressSync, constants } from 'node:zlib';
 
-const MAGIC = 'VEPOINT1';
-const FOOTER_BYTES = 48;
+/** VEPOINT1 files (entries in the events table's order, no vessel runs) are rewritten by `migrate`. */
+const MAGIC = 'VEPOINT2';
+const FOOTER_BYTES = 64;
 const INDEX_ENTRY_BYTES = 16;
+const RUN_WORDS = 5;
 /** Index entries per fence key: a lookup reads at most two such runs (8 KB) of the index. */
 const FENCE_STEP = 256;
 /**
@@ -29,8 +37,10 @@ const FENCE_STEP = 256;
  * on 32 KB blocks 236 B, 9.3 s and 0.16 ms; brotli 4 on 64 KB 183 B, 18.8 s and 0.41 ms.
  */
 const BLOCK_BYTES = 64 * 1024;
+/** Decompressed blocks kept per file: a history's total and its page read the same blocks. */
+const CACHED_BLOCKS = 32;
 
-/** The 64-bit key of an id, as two 32-bit halves (no BigInt in the hot paths). */
+/** The 64-bit key of an id or vessel id, as two 32-bit halves (no BigInt in the hot paths). */
 export function idKey(id: string): [number, number] {
   const digest = createHash('md5').update(id, 'utf8').digest();
   return [digest.readUInt32LE(4), digest.readUInt32LE(0)];
@@ -49,124 +59,213 @@ const BLOCKS_IN_FLIGHT = 3;
  */
 export const ID_KEY_SQL = (id: string) => `(md5_number_upper(${id}) >> 32)::UINTEGER, (md5_number_upper(${id}) & 4294967295)::UINTEGER`;
 
-/** An entry to write: its id's key (idKey or ID_KEY_SQL), id and stored text. */
-export type PointEntry = [keyHigh: number, keyLow: number, id: string, entry: string];
+/** A record to write: its id's key (idKey or ID_KEY_SQL), id, vessel's key, vessel id, start and end (µs since 1970) and stored text. */
+export type PointRow = [keyHigh: number, keyLow: number, id: string, vesselHigh: number, vesselLow: number, vessel: string, startUs: number, endUs: number | null, entry: string];
 
-/** Writes a point file from a version's entries in stored order; resolves to the entries written. */
-export async function writePointFile(path: string, versionId: number, entries: AsyncIterable<PointEntry[]>): Promise<number> {
-  const file = await open(path, 'wx');
-  try {
-    let at = 0;
-    const offsets: number[] = [];
-    const keys = new GrowingWords(); // keyHigh, keyLow, block, slot per entry
-    let records: Buffer[] = [];
-    let starts: number[] = [];
-    let raw = 0;
-    let blocks = 0;
-    const compressing: Promise<Buffer>[] = [];
-    const writeOldest = async () => {
-      const block = await compressing.shift()!;
-      offsets.push(at);
-      await file.write(block, 0, block.length, at);
-      at += block.length;
-    };
-    const flush = async () => {
-      if (records.length === 0) return;
-      const head = Buffer.alloc(4 + 4 * starts.length);
-      head.writeUInt32LE(starts.length, 0);
-      starts.forEach((s, i) => head.writeUInt32LE(s, 4 + 4 * i));
-      compressing.push(compress(Buffer.concat([head, ...records])));
-      blocks++;
-      if (compressing.length >= BLOCKS_IN_FLIGHT) await writeOldest();
-      records = [];
-      starts = [];
-      raw = 0;
-    };
-    let count = 0;
-    for await (const chunk of entries) {
-      for (const [high, low, id, entry] of chunk) {
-        const idBytes = Buffer.from(id, 'utf8');
-        const record = Buffer.alloc(4 + idBytes.length + Buffer.byteLength(entry, 'utf8'));
-        record.writeUInt32LE(idBytes.length, 0);
-        idBytes.copy(record, 4);
-        record.write(entry, 4 + idBytes.length, 'utf8');
-        keys.push(high, low, blocks, starts.length);
-        starts.push(raw);
-        records.push(record);
-        raw += record.length;
-        count++;
-        if (raw >= BLOCK_BYTES) await flush();
-      }
-    }
-    await flush();
-    while (compressing.length > 0) await writeOldest();
-    offsets.push(at);
+/**
+ * The columns of a PointRow from vessel_events, whose rows lie grouped by vessel key (the writer
+ * checks it). vessel_key is md5_number_upper(vessel_id), so its halves are the ones idKey gives.
+ */
+export const POINT_ROW_SQL = `${ID_KEY_SQL('id')}, id, (vessel_key >> 32)::UINTEGER, (vessel_key & 4294967295)::UINTEGER, vessel_id, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE, entry`;
 
-    const table = Buffer.alloc(8 * offsets.length);
-    offsets.forEach((o, i) => table.writeBigUInt64LE(BigInt(o), 8 * i));
-    const offsetsAt = at;
-    await file.write(table, 0, table.length, at);
-    at += table.length;
+/** Writes one point file from rows pushed in vessel-key order; nothing is readable until finish(). */
+export class PointFileWriter {
+  private at = 0;
+  private readonly offsets: number[] = [];
+  private readonly keys = new GrowingWords(4); // keyHigh, keyLow, block, slot per entry
+  private readonly runs = new GrowingWords(RUN_WORDS); // keyHigh, keyLow, block, slot, records per vessel key
+  private records: Buffer[] = [];
+  private starts: number[] = [];
+  private raw = 0;
+  private blocks = 0;
+  private count = 0;
+  private readonly compressing: Promise<Buffer>[] = [];
 
-    const sorted = sortByKey(keys.words(), count);
-    const index = Buffer.from(sorted.buffer, sorted.byteOffset, count * INDEX_ENTRY_BYTES);
-    const indexAt = at;
-    await file.write(index, 0, index.length, at);
-    at += index.length;
+  private constructor(private readonly file: FileHandle, private readonly versionId: number) {}
 
-    const fenceEntries = Math.ceil(count / FENCE_STEP);
-    const fence = Buffer.alloc(8 * fenceEntries);
-    for (let f = 0; f < fenceEntries; f++) {
-      fence.writeUInt32LE(sorted[4 * f * FENCE_STEP]!, 8 * f);
-      fence.writeUInt32LE(sorted[4 * f * FENCE_STEP + 1]!, 8 * f + 4);
-    }
-    const fenceAt = at;
-    await file.write(fence, 0, fence.length, at);
-    at += fence.length;
-
-    const footer = Buffer.alloc(FOOTER_BYTES);
-    footer.write(MAGIC, 0, 'latin1');
-    footer.writeUInt32LE(versionId, 8);
-    footer.writeUInt32LE(count, 12);
-    footer.writeUInt32LE(blocks, 16);
-    footer.writeUInt32LE(fenceEntries, 20);
-    footer.writeBigUInt64LE(BigInt(offsetsAt), 24);
-    footer.writeBigUInt64LE(BigInt(indexAt), 32);
-    footer.writeBigUInt64LE(BigInt(fenceAt), 40);
-    await file.write(footer, 0, footer.length, at);
-    await file.sync();
-    return count;
-  } finally {
-    await file.close();
+  static async create(path: string, versionId: number): Promise<PointFileWriter> {
+    return new PointFileWriter(await open(path, 'wx'), versionId);
   }
+
+  async add(rows: readonly PointRow[]): Promise<void> {
+    for (const [high, low, id, vesselHigh, vesselLow, vessel, startUs, endUs, entry] of rows) {
+      this.startRecordOf(vesselHigh, vesselLow);
+      const idBytes = Buffer.from(id, 'utf8');
+      const vesselBytes = Buffer.from(vessel, 'utf8');
+      const head = 4 + idBytes.length + 4 + vesselBytes.length + 16;
+      const record = Buffer.alloc(head + Buffer.byteLength(entry, 'utf8'));
+      record.writeUInt32LE(idBytes.length, 0);
+      idBytes.copy(record, 4);
+      record.writeUInt32LE(vesselBytes.length, 4 + idBytes.length);
+      vesselBytes.copy(record, 8 + idBytes.length);
+      record.writeDoubleLE(startUs, head - 16);
+      record.writeDoubleLE(endUs ?? NaN, head - 8);
+      record.write(entry, head, 'utf8');
+      this.keys.push(high, low, this.blocks, this.starts.length);
+      this.starts.push(this.raw);
+      this.records.push(record);
+      this.raw += record.length;
+      this.count++;
+      if (this.raw >= BLOCK_BYTES) await this.flush();
+    }
+  }
+
+  /** Counts the record about to be added in its vessel's run, starting a run at a new key. */
+  private startRecordOf(high: number, low: number): void {
+    const last = this.runs.length - RUN_WORDS;
+    const words = this.runs.words();
+    if (last >= 0 && words[last] === high && words[last + 1] === low) {
+      words[last + 4]!++;
+      return;
+    }
+    if (last >= 0 && compareKeys(words[last]!, words[last + 1]!, high, low) > 0) {
+      throw new Error('point file rows must come grouped by vessel key, in ascending order');
+    }
+    this.runs.push(high, low, this.blocks, this.starts.length, 1);
+  }
+
+  private async writeOldest(): Promise<void> {
+    const block = await this.compressing.shift()!;
+    this.offsets.push(this.at);
+    await this.write(block);
+  }
+
+  private async write(bytes: Buffer): Promise<void> {
+    await this.file.write(bytes, 0, bytes.length, this.at);
+    this.at += bytes.length;
+  }
+
+  private async flush(): Promise<void> {
+    if (this.records.length === 0) return;
+    const head = Buffer.alloc(4 + 4 * this.starts.length);
+    head.writeUInt32LE(this.starts.length, 0);
+    this.starts.forEach((s, i) => head.writeUInt32LE(s, 4 + 4 * i));
+    this.compressing.push(compress(Buffer.concat([head, ...this.records])));
+    this.blocks++;
+    this.records = [];
+    this.starts = [];
+    this.raw = 0;
+    if (this.compressing.length >= BLOCKS_IN_FLIGHT) await this.writeOldest();
+  }
+
+  /** Writes the tables and the footer and syncs the file; resolves to the records written. */
+  async finish(): Promise<number> {
+    try {
+      await this.flush();
+      while (this.compressing.length > 0) await this.writeOldest();
+      this.offsets.push(this.at);
+      const count = this.count;
+
+      const table = Buffer.alloc(8 * this.offsets.length);
+      this.offsets.forEach((o, i) => table.writeBigUInt64LE(BigInt(o), 8 * i));
+      const offsetsAt = this.at;
+      await this.write(table);
+
+      const sorted = sortByKey(this.keys.words(), count);
+      const indexAt = this.at;
+      await this.write(Buffer.from(sorted.buffer, sorted.byteOffset, count * INDEX_ENTRY_BYTES));
+
+      const fenceEntries = Math.ceil(count / FENCE_STEP);
+      const fence = Buffer.alloc(8 * fenceEntries);
+      for (let f = 0; f < fenceEntries; f++) {
+        fence.writeUInt32LE(sorted[4 * f * FENCE_STEP]!, 8 * f);
+        fence.writeUInt32LE(sorted[4 * f * FENCE_STEP + 1]!, 8 * f + 4);
+      }
+      const fenceAt = this.at;
+      await this.write(fence);
+
+      const runs = this.runs.words().subarray(0, this.runs.length);
+      const runsAt = this.at;
+      await this.write(Buffer.from(runs.buffer, runs.byteOffset, runs.byteLength));
+
+      const footer = Buffer.alloc(FOOTER_BYTES);
+      footer.write(MAGIC, 0, 'latin1');
+      footer.writeUInt32LE(this.versionId, 8);
+      footer.writeUInt32LE(count, 12);
+      footer.writeUInt32LE(this.blocks, 16);
+      footer.writeUInt32LE(fenceEntries, 20);
+      footer.writeUInt32LE(this.runs.length / RUN_WORDS, 24);
+      footer.writeBigUInt64LE(BigInt(offsetsAt), 32);
+      footer.writeBigUInt64LE(BigInt(indexAt), 40);
+      footer.writeBigUInt64LE(BigInt(fenceAt), 48);
+      footer.writeBigUInt64LE(BigInt(runsAt), 56);
+      await this.write(footer);
+      await this.file.sync();
+      return count;
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** Closes the file unfinished (a failed load removes it). */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.compressing.splice(0));
+    await this.file.close().catch(() => {});
+  }
+}
+
+/** Writes a point file from a version's rows in vessel-key order; resolves to the records written. */
+export async function writePointFile(path: string, versionId: number, rows: AsyncIterable<readonly PointRow[]>): Promise<number> {
+  const writer = await PointFileWriter.create(path, versionId);
+  try {
+    for await (const chunk of rows) await writer.add(chunk);
+  } catch (e) {
+    await writer.close();
+    throw e;
+  }
+  return writer.finish();
+}
+
+/** One record of a vessel's run: what a history is filtered and sorted on, and where its entry is. */
+export interface VesselRecord {
+  id: string;
+  vessel: string;
+  /** Microseconds since 1970, as stored. */
+  startUs: number;
+  endUs: number | null;
+  entry(): string;
 }
 
 /** A version's point file, open for lookups. */
 export class PointFile {
+  private readonly cache = new Map<number, Buffer>();
+
   private constructor(
     private readonly file: FileHandle,
     private readonly entries: number,
     private readonly offsets: Float64Array,
     private readonly fence: Uint32Array,
     private readonly indexAt: number,
+    /** Every vessel run (RUN_WORDS words each), in memory: 20 B per vessel of the version. */
+    private readonly runs: Uint32Array,
   ) {}
 
-  /** Opens a file and checks that it is whole and written for this version. */
+  /** Opens a file and checks that it is whole, of this format and written for this version. */
   static async open(path: string, versionId: number): Promise<PointFile> {
     const file = await open(path, 'r');
     try {
       const { size } = await file.stat();
-      if (size < FOOTER_BYTES) throw new Error(`${path} is not a point file (too short)`);
-      const footer = await readAt(file, size - FOOTER_BYTES, FOOTER_BYTES);
-      if (footer.toString('latin1', 0, 8) !== MAGIC) throw new Error(`${path} is not a point file`);
+      const tail = await readAt(file, Math.max(0, size - FOOTER_BYTES), Math.min(size, FOOTER_BYTES));
+      const magic = tail.length === FOOTER_BYTES ? tail.toString('latin1', 0, 8) : '';
+      if (magic !== MAGIC) {
+        // An older format's footer is shorter: its magic is found where that footer starts.
+        const older = tail.toString('latin1').match(/VEPOINT\d/)?.[0];
+        if (older === MAGIC) throw new Error(`${path} is cut short or damaged`);
+        if (older) throw new Error(`${path} is a point file of an older format (${older}); run "vessel-events migrate" to rewrite it`);
+        throw new Error(`${path} is not a point file`);
+      }
+      const footer = tail;
       if (footer.readUInt32LE(8) !== versionId) throw new Error(`${path} holds version ${footer.readUInt32LE(8)}, not ${versionId}`);
       const entries = footer.readUInt32LE(12);
       const blocks = footer.readUInt32LE(16);
       const fenceEntries = footer.readUInt32LE(20);
-      const offsetsAt = Number(footer.readBigUInt64LE(24));
-      const indexAt = Number(footer.readBigUInt64LE(32));
-      const fenceAt = Number(footer.readBigUInt64LE(40));
-      if (fenceAt + 8 * fenceEntries + FOOTER_BYTES !== size || indexAt + INDEX_ENTRY_BYTES * entries !== fenceAt || offsetsAt + 8 * (blocks + 1) !== indexAt) {
+      const runCount = footer.readUInt32LE(24);
+      const offsetsAt = Number(footer.readBigUInt64LE(32));
+      const indexAt = Number(footer.readBigUInt64LE(40));
+      const fenceAt = Number(footer.readBigUInt64LE(48));
+      const runsAt = Number(footer.readBigUInt64LE(56));
+      if (runsAt + 4 * RUN_WORDS * runCount + FOOTER_BYTES !== size || fenceAt + 8 * fenceEntries !== runsAt
+        || indexAt + INDEX_ENTRY_BYTES * entries !== fenceAt || offsetsAt + 8 * (blocks + 1) !== indexAt) {
         throw new Error(`${path} is cut short or damaged`);
       }
       const table = await readAt(file, offsetsAt, 8 * (blocks + 1));
@@ -175,7 +274,10 @@ export class PointFile {
       const fenceBytes = await readAt(file, fenceAt, 8 * fenceEntries);
       const fence = new Uint32Array(2 * fenceEntries);
       for (let i = 0; i < 2 * fenceEntries; i++) fence[i] = fenceBytes.readUInt32LE(4 * i);
-      return new PointFile(file, entries, offsets, fence, indexAt);
+      const runBytes = await readAt(file, runsAt, 4 * RUN_WORDS * runCount);
+      const runs = new Uint32Array(RUN_WORDS * runCount);
+      for (let i = 0; i < runs.length; i++) runs[i] = runBytes.readUInt32LE(4 * i);
+      return new PointFile(file, entries, offsets, fence, indexAt, runs);
     } catch (e) {
       await file.close();
       throw e;
@@ -201,26 +303,80 @@ export class PointFile {
       const order = compareKeys(run.readUInt32LE(at), run.readUInt32LE(at + 4), high, low);
       if (order > 0) break;
       if (order < 0) continue;
-      const found = await this.read(run.readUInt32LE(at + 8), run.readUInt32LE(at + 12));
-      if (found[0] === id) return found[1];
+      const found = recordAt(await this.block(run.readUInt32LE(at + 8)), run.readUInt32LE(at + 12));
+      if (found.id === id) return found.entry();
     }
     return undefined;
   }
 
-  private async read(block: number, slot: number): Promise<[string, string]> {
+  /** The records of one vessel in this version, in stored order (by start). */
+  async vesselRecords(vessel: string): Promise<VesselRecord[]> {
+    const [high, low] = idKey(vessel);
+    const runs = this.runs;
+    let lo = 0;
+    let hi = runs.length / RUN_WORDS;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(runs[RUN_WORDS * mid]!, runs[RUN_WORDS * mid + 1]!, high, low) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    const at = RUN_WORDS * lo;
+    if (lo * RUN_WORDS >= runs.length || runs[at] !== high || runs[at + 1] !== low) return [];
+    let block = runs[at + 2]!;
+    let slot = runs[at + 3]!;
+    const found: VesselRecord[] = [];
+    for (let left = runs[at + 4]!; left > 0;) {
+      const raw = await this.block(block);
+      const n = raw.readUInt32LE(0);
+      for (; slot < n && left > 0; slot++, left--) {
+        const record = recordAt(raw, slot);
+        // Another vessel whose id has the same 64-bit key shares the run.
+        if (record.vessel === vessel) found.push(record);
+      }
+      block++;
+      slot = 0;
+    }
+    return found;
+  }
+
+  /** A block decompressed, from the cache when it was read lately. */
+  private async block(block: number): Promise<Buffer> {
+    const cached = this.cache.get(block);
+    if (cached) {
+      this.cache.delete(block);
+      this.cache.set(block, cached);
+      return cached;
+    }
     const start = this.offsets[block]!;
     const raw = brotliDecompressSync(await readAt(this.file, start, this.offsets[block + 1]! - start));
-    const n = raw.readUInt32LE(0);
-    const base = 4 + 4 * n;
-    const from = base + raw.readUInt32LE(4 + 4 * slot);
-    const to = slot + 1 < n ? base + raw.readUInt32LE(8 + 4 * slot) : raw.length;
-    const idBytes = raw.readUInt32LE(from);
-    return [raw.toString('utf8', from + 4, from + 4 + idBytes), raw.toString('utf8', from + 4 + idBytes, to)];
+    this.cache.set(block, raw);
+    if (this.cache.size > CACHED_BLOCKS) this.cache.delete(this.cache.keys().next().value!);
+    return raw;
   }
 
   async close(): Promise<void> {
     await this.file.close();
   }
+}
+
+/** The record in a block's slot; its entry is decoded only when asked for. */
+function recordAt(raw: Buffer, slot: number): VesselRecord {
+  const n = raw.readUInt32LE(0);
+  const base = 4 + 4 * n;
+  const from = base + raw.readUInt32LE(4 + 4 * slot);
+  const to = slot + 1 < n ? base + raw.readUInt32LE(8 + 4 * slot) : raw.length;
+  const idBytes = raw.readUInt32LE(from);
+  const vesselAt = from + 4 + idBytes;
+  const vesselBytes = raw.readUInt32LE(vesselAt);
+  const timesAt = vesselAt + 4 + vesselBytes;
+  const endUs = raw.readDoubleLE(timesAt + 8);
+  return {
+    id: raw.toString('utf8', from + 4, vesselAt),
+    vessel: raw.toString('utf8', vesselAt + 4, timesAt),
+    startUs: raw.readDoubleLE(timesAt),
+    endUs: Number.isNaN(endUs) ? null : endUs,
+    entry: () => raw.toString('utf8', timesAt + 16, to),
+  };
 }
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {
@@ -234,20 +390,26 @@ function compareKeys(aHigh: number, aLow: number, bHigh: number, bLow: number): 
   return aHigh - bHigh || aLow - bLow;
 }
 
-/** A Uint32Array that grows by doubling. */
+/** A Uint32Array that grows by doubling, `width` words per item. */
 class GrowingWords {
-  private data = new Uint32Array(4 * 1024);
-  private length = 0;
-  push(a: number, b: number, c: number, d: number): void {
-    if (this.length + 4 > this.data.length) {
+  private data: Uint32Array;
+  length = 0;
+  constructor(private readonly width: number) {
+    this.data = new Uint32Array(width * 1024);
+  }
+  push(a: number, b: number, c: number, d: number, e = 0): void {
+    if (this.length + this.width > this.data.length) {
       const bigger = new Uint32Array(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }
-    this.data[this.length++] = a;
-    this.data[this.length++] = b;
-    this.data[this.length++] = c;
-    this.data[this.length++] = d;
+    const at = this.length;
+    this.data[at] = a;
+    this.data[at + 1] = b;
+    this.data[at + 2] = c;
+    this.data[at + 3] = d;
+    if (this.width > 4) this.data[at + 4] = e;
+    this.length += this.width;
   }
   words(): Uint32Array {
     return this.data;

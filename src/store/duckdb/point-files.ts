@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { ID_KEY_SQL, PointFile, writePointFile, type PointEntry } from './point-file.ts';
+import { POINT_ROW_SQL, PointFile, PointFileWriter, type PointRow } from './point-file.ts';
 import { readVersions, tableExists } from './versions.ts';
 import { readOnly } from './inspect.ts';
 
@@ -28,29 +28,66 @@ export async function namedPointFiles(c: DuckDBConnection): Promise<Map<number, 
 }
 
 /**
- * Writes the point file of every version that has none (the versions a load adds; all of them in
- * a database from before point files) and names it in meta. Once every version has one the id
- * index has no reader left and is dropped: it took about 71 bytes per event.
- * Resolves to the files written, for the writer to remove if the load is abandoned.
+ * Writes the point file of every version that has no usable one (the versions a load adds; all of
+ * them in a database from before point files or with files of an older format) and names it in
+ * meta. Once every version has one the id index has no reader left and is dropped: it took about
+ * 71 bytes per event. Resolves to the files written, for the writer to remove if the load is abandoned.
  */
 export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onVersion?: (versionId: number, entries: number) => void): Promise<string[]> {
   const named = await namedPointFiles(c);
-  const versions = (await readVersions(c)).map((v) => v.versionId);
   const folder = pointFolder(dbPath);
+  const missing: number[] = [];
+  for (const { versionId } of await readVersions(c)) {
+    const name = named.get(versionId);
+    if (name === undefined || !(await usable(join(folder, name), versionId))) missing.push(versionId);
+  }
   mkdirSync(folder, { recursive: true });
   const written: string[] = [];
-  for (const versionId of versions.filter((v) => !named.has(v))) {
-    const name = `${versionId}-${randomUUID().slice(0, 8)}${SUFFIX}`;
-    const path = join(folder, name);
-    written.push(path);
-    // No ORDER BY: DuckDB reads a table in its stored order, which keeps similar entries together.
-    const result = await c.stream(`SELECT ${ID_KEY_SQL('id')}, id, entry FROM events WHERE version_id = ?`, [versionId]);
-    const entries = await writePointFile(path, versionId, chunksOf(result));
-    await c.run(`INSERT OR REPLACE INTO meta VALUES (?, ?)`, [`${META_PREFIX}${versionId}`, name]);
-    onVersion?.(versionId, entries);
+  const writers = new Map<number, { name: string; writer: PointFileWriter }>();
+  try {
+    for (const versionId of missing) {
+      const name = `${versionId}-${randomUUID().slice(0, 8)}${SUFFIX}`;
+      written.push(join(folder, name));
+      writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
+    }
+    if (missing.length > 0) {
+      // One pass over vessel_events for every version: its rows lie grouped by vessel key in their
+      // stored order, which a scan without ORDER BY keeps.
+      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_ROW_SQL} FROM vessel_events WHERE version_id IN (${missing.join(', ')})`);
+      for await (const rows of chunksOf(result)) {
+        const byVersion = new Map<number, PointRow[]>();
+        for (const row of rows) {
+          const versionId = row[0] as number;
+          let list = byVersion.get(versionId);
+          if (!list) byVersion.set(versionId, (list = []));
+          list.push(row.slice(1) as PointRow);
+        }
+        for (const [versionId, list] of byVersion) await writers.get(versionId)!.writer.add(list);
+      }
+    }
+    for (const [versionId, { name, writer }] of writers) {
+      writers.delete(versionId);
+      const entries = await writer.finish();
+      await c.run(`INSERT OR REPLACE INTO meta VALUES (?, ?)`, [`${META_PREFIX}${versionId}`, name]);
+      onVersion?.(versionId, entries);
+    }
+  } catch (e) {
+    await Promise.all([...writers.values()].map(({ writer }) => writer.close()));
+    for (const path of written) rmSync(path, { force: true });
+    throw e;
   }
   await c.run(`DROP INDEX IF EXISTS events_id_idx`);
   return written;
+}
+
+/** Whether a version's named point file opens: present, whole, of this format, of this version. */
+async function usable(path: string, versionId: number): Promise<boolean> {
+  try {
+    await (await PointFile.open(path, versionId)).close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Forgets a dropped version's point file (the next commit removes the file). */
@@ -87,19 +124,19 @@ export async function openPointFiles(c: DuckDBConnection, dbPath: string, onProb
     try {
       open.set(versionId, await PointFile.open(join(pointFolder(dbPath), name), versionId));
     } catch (e) {
-      onProblem(`point file of version ${versionId} not used, lookups by id read the events table: ${(e as Error).message}`);
+      onProblem(`point file of version ${versionId} not used, lookups by id and vessel histories read the tables: ${(e as Error).message}`);
     }
   }
   return open;
 }
 
 /** A result's rows chunk by chunk, the next chunk read by DuckDB while the caller handles this one. */
-async function* chunksOf(result: { fetchChunk(): Promise<{ rowCount: number; getRows(): unknown[][] } | null> }): AsyncGenerator<PointEntry[]> {
+async function* chunksOf(result: { fetchChunk(): Promise<{ rowCount: number; getRows(): unknown[][] } | null> }): AsyncGenerator<unknown[][]> {
   let next = result.fetchChunk();
   for (;;) {
     const chunk = await next;
     if (!chunk || chunk.rowCount === 0) return;
-    const rows = chunk.getRows() as PointEntry[];
+    const rows = chunk.getRows();
     next = result.fetchChunk();
     yield rows;
   }
