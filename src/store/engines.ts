@@ -89,8 +89,8 @@ export function listRegions(db: Database, filter: { dataset: string; name: strin
  * or gives one of this layout the point files it lacks (written before they existed); the old file
  * is replaced only once the new one is complete.
  */
-export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; rows: number; pointFiles: number }> {
-  const { writer, from, rows, pointFiles } = await DuckDbWriter.migrating(dbPath, onWait);
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void, onRows?: (written: number, total: number) => void): Promise<{ from: number; to: number; rows: number; pointFiles: number }> {
+  const { writer, from, rows, pointFiles } = await DuckDbWriter.migrating(dbPath, onWait, onRows);
   try {
     await writer.commit();
   } catch (e) {

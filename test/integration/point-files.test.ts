@@ -199,10 +199,14 @@ test('a database whose point files are missing answers the same from the events 
   const dir = mkdtempSync(join(scratch, 'missing-'));
   const path = join(dir, 'events.duckdb');
   copyDuckDbFiles(fixture.dbPath, path);
-  // A file of this layout from before point files: the id index, and nothing named in meta.
+  // A file of this layout from before point files: the id index, nothing named in meta, and the
+  // entries in vessel_events.
   const instance = await DuckDBInstance.create(path);
   const c = await instance.connect();
-  for (const statement of [`DELETE FROM meta WHERE key LIKE 'point_file:%'`, 'CREATE INDEX events_id_idx ON events (id)', 'CHECKPOINT']) await c.run(statement);
+  for (const statement of [
+    `DELETE FROM meta WHERE key LIKE 'point_file:%'`, 'CREATE INDEX events_id_idx ON events (id)',
+    'ALTER TABLE vessel_events ADD COLUMN entry VARCHAR', 'UPDATE vessel_events v SET entry = e.entry FROM events e WHERE e.version_id = v.version_id AND e.id = v.id', 'CHECKPOINT',
+  ]) await c.run(statement);
   c.closeSync();
   instance.closeSync();
   rmSync(pointFolder(path), { recursive: true });
@@ -231,6 +235,7 @@ test('a database whose point files are missing answers the same from the events 
   assert.equal(pointFiles, (await sql(path, `SELECT count(*)::INTEGER FROM dataset_versions`))[0]![0]);
   assert.ok(existsSync(pointFolder(path)));
   assert.deepEqual(await sql(path, `SELECT index_name FROM duckdb_indexes() WHERE table_name = 'events'`), []);
+  assert.deepEqual(await sql(path, `SELECT column_name FROM information_schema.columns WHERE table_name = 'vessel_events' AND column_name = 'entry'`), [], 'the point files hold the entries now');
   assert.deepEqual(await answers(), withoutFiles);
   assert.deepEqual(withoutFiles[0]!.map(([, record]) => record), sample);
   await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\) and its point files/);

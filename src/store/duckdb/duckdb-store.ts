@@ -99,18 +99,18 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
     if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await historyMatches(query, this.points), query));
-    const source = sourceOf(query);
-    const connection = await this.pool.acquire(source ? 'light' : 'heavy');
+    // vessel_events holds no entries: without point files, a history's page reads events.
+    const connection = await this.pool.acquire('heavy');
     let chunks: AsyncIterator<string[]>;
     let first: IteratorResult<string[]>;
     try {
       // The costly part (the sort, or finding the page) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
         let page: AsyncIterable<string[]>;
-        if (!source && inStoredOrder(query)) {
-          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query, source)));
+        if (inStoredOrder(query)) {
+          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query, undefined)));
         } else {
-          const search = compileSearch(query, 'entry', source);
+          const search = compileSearch(query, 'entry');
           page = textChunks(await connection.stream(search.sql, search.params));
         }
         const iterator = page[Symbol.asyncIterator]();
@@ -176,7 +176,7 @@ async function countOn(c: DuckDBConnection, query: EventQuery, source: Source | 
   return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
 }
 
-/** A vessel's history is read from the table sorted by vessel; everything else from events. */
+/** A vessel's history is counted in the table sorted by vessel; everything else in events. */
 function sourceOf(query: EventQuery): Source | undefined {
   return servedByVesselTable(query) ? vesselSource(query) : undefined;
 }

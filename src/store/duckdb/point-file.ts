@@ -2,11 +2,11 @@
 // through its ART index and a whole vector of its block: 5-10 ms on 10M events the first time a
 // block is read, and a vessel's history costs two queries of 3-8 ms each (docs/performance.md,
 // "Lookups by id: point files" and "Vessel histories from the point files"). A point file holds one
-// dataset version's stored entries grouped by vessel (vessel_events' order), in brotli-compressed
+// dataset version's stored entries grouped by vessel, in brotli-compressed
 // blocks of about 64 KB; an index of a 64-bit key of each id, sorted, so a lookup by id is two
 // small reads and one block's decompression (about 0.3 ms); and, per vessel, where its run of
 // records starts, so its history is one read of the blocks it spans. The loader writes one per
-// version it publishes (point-files.ts); the database names it in its meta table, so a file
+// version it publishes (point-files.ts), from the events sorted by vessel; the database names it in its meta table, so a file
 // belongs to exactly the database that names it.
 //
 // Layout (integers little-endian):
@@ -62,11 +62,11 @@ export const ID_KEY_SQL = (id: string) => `(md5_number_upper(${id}) >> 32)::UINT
 /** A record to write: its id's key (idKey or ID_KEY_SQL), id, vessel's key, vessel id, start and end (µs since 1970) and stored text. */
 export type PointRow = [keyHigh: number, keyLow: number, id: string, vesselHigh: number, vesselLow: number, vessel: string, startUs: number, endUs: number | null, entry: string];
 
-/**
- * The columns of a PointRow from vessel_events, whose rows lie grouped by vessel key (the writer
- * checks it). vessel_key is md5_number_upper(vessel_id), so its halves are the ones idKey gives.
- */
-export const POINT_ROW_SQL = `${ID_KEY_SQL('id')}, id, (vessel_key >> 32)::UINTEGER, (vessel_key & 4294967295)::UINTEGER, vessel_id, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE, entry`;
+/** The columns of a PointRow from events; the key of the vessel id is the one idKey gives. */
+export const POINT_ROW_SQL = `${ID_KEY_SQL('id')}, id, ${ID_KEY_SQL('vessel_id')}, vessel_id, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE, entry`;
+
+/** The order the writer takes rows in: grouped by the vessel id's key, ascending (then by start). */
+export const POINT_ROW_ORDER_SQL = 'md5_number_upper(vessel_id), start_ts';
 
 /** Writes one point file from rows pushed in vessel-key order; nothing is readable until finish(). */
 export class PointFileWriter {

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { POINT_ROW_SQL, PointFile, PointFileWriter, type PointRow } from './point-file.ts';
+import { POINT_ROW_ORDER_SQL, POINT_ROW_SQL, PointFile, PointFileWriter, type PointRow } from './point-file.ts';
 import { readVersions, tableExists } from './versions.ts';
 import { readOnly } from './inspect.ts';
 
@@ -27,19 +27,26 @@ export async function namedPointFiles(c: DuckDBConnection): Promise<Map<number, 
   return new Map(rows.map(([key, name]) => [Number(key.slice(META_PREFIX.length)), name]));
 }
 
+/** Events written into point files so far, of the total to write. */
+export type PointFileProgress = (written: number, total: number) => void;
+
 /**
  * Writes the point file of every version that has no usable one (the versions a load adds; all of
  * them in a database from before point files or with files of an older format) and names it in
  * meta. Once every version has one the id index has no reader left and is dropped: it took about
  * 71 bytes per event. Resolves to the files written, for the writer to remove if the load is abandoned.
  */
-export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onVersion?: (versionId: number, entries: number) => void): Promise<string[]> {
+export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onRows?: PointFileProgress): Promise<string[]> {
   const named = await namedPointFiles(c);
   const folder = pointFolder(dbPath);
   const missing: number[] = [];
-  for (const { versionId } of await readVersions(c)) {
+  let total = 0;
+  for (const { versionId, rowCount } of await readVersions(c)) {
     const name = named.get(versionId);
-    if (name === undefined || !(await usable(join(folder, name), versionId))) missing.push(versionId);
+    if (name === undefined || !(await usable(join(folder, name), versionId))) {
+      missing.push(versionId);
+      total += rowCount;
+    }
   }
   mkdirSync(folder, { recursive: true });
   const written: string[] = [];
@@ -51,9 +58,9 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
     }
     if (missing.length > 0) {
-      // One pass over vessel_events for every version: its rows lie grouped by vessel key in their
-      // stored order, which a scan without ORDER BY keeps.
-      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_ROW_SQL} FROM vessel_events WHERE version_id IN (${missing.join(', ')})`);
+      // One sort of the versions' events by vessel, its rows handed to each version's file.
+      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_ROW_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
+      let done = 0;
       for await (const rows of chunksOf(result)) {
         const byVersion = new Map<number, PointRow[]>();
         for (const row of rows) {
@@ -63,13 +70,13 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
           list.push(row.slice(1) as PointRow);
         }
         for (const [versionId, list] of byVersion) await writers.get(versionId)!.writer.add(list);
+        onRows?.((done += rows.length), total);
       }
     }
     for (const [versionId, { name, writer }] of writers) {
       writers.delete(versionId);
-      const entries = await writer.finish();
+      await writer.finish();
       await c.run(`INSERT OR REPLACE INTO meta VALUES (?, ?)`, [`${META_PREFIX}${versionId}`, name]);
-      onVersion?.(versionId, entries);
     }
   } catch (e) {
     await Promise.all([...writers.values()].map(({ writer }) => writer.close()));

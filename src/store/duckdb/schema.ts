@@ -9,7 +9,7 @@ import { EVENT_INFO_FIELDS } from '../../domain/event-info.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
-import { CREATE_VESSEL_TABLE } from './vessel-table.ts';
+import { CREATE_VESSEL_TABLE, DROP_VESSEL_ENTRIES } from './vessel-table.ts';
 
 /** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
@@ -79,5 +79,6 @@ export const CREATE_SCHEMA = [
   // Added after layout 3 was out: a file written before it gains the column at its next write,
   // and readers read it only where it is (versions.ts).
   `ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 VARCHAR`,
+  DROP_VESSEL_ENTRIES,
 ];
 

@@ -1,16 +1,21 @@
-// The lookup by vessel that never scans (docs/performance.md). Events are stored sorted by time, so
-// one vessel's rows are spread over the whole table; vessel_events holds, for every event, the
-// columns a vessel's history is filtered and sorted on and its entry, sorted by a 64-bit key of
-// the vessel id, so the key's zone maps find a vessel's rows in one row group. The entries there
-// are zstd-compressed: a vessel's rows lie together, so one decompression serves them all. The
-// loader copies them from events (src/store/duckdb/writer.ts).
+// vessel_events: for every event, the columns a vessel's history is filtered and sorted on, sorted
+// by a 64-bit key of the vessel id, so the key's zone maps find a vessel's rows in one row group.
+// Vessel histories are read from the point files (vessel-history.ts); this table counts a
+// history's distinct vessels for statistics, and answers a history's total where a version has no
+// usable point file (its page then reads events). The loader writes it (src/store/duckdb/writer.ts).
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
 import { fieldsRead, planFilters, type Field } from '../../query/plan.ts';
 
 export const CREATE_VESSEL_TABLE = `CREATE TABLE IF NOT EXISTS vessel_events (
   vessel_key UBIGINT NOT NULL, version_id USMALLINT NOT NULL, vessel_id VARCHAR NOT NULL, id VARCHAR NOT NULL,
-  kind VARCHAR NOT NULL, start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP, entry VARCHAR NOT NULL USING COMPRESSION zstd)`;
+  kind VARCHAR NOT NULL, start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP)`;
+
+/**
+ * Until 2026-11-23 the table also held each entry (zstd), which vessel histories read; the point
+ * files hold them now, so a file written before loses the column at its next write.
+ */
+export const DROP_VESSEL_ENTRIES = `ALTER TABLE vessel_events DROP COLUMN IF EXISTS entry`;
 
 /** The key in SQL (what the loader writes)... */
 export const VESSEL_KEY_SQL = (vesselId: string) => `md5_number_upper(${vesselId})`;

@@ -21,7 +21,7 @@ import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
-import { forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles } from './point-files.ts';
+import { forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 
@@ -248,7 +248,7 @@ export class DuckDbWriter implements EngineWriter {
    * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
    * changed; commit() puts the new one in its place.
    */
-  static async migrating(target: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number }> {
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number }> {
     if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
     const lock = await LoadLock.acquire(target, onWait);
     let writer: DuckDbWriter | undefined;
@@ -260,14 +260,14 @@ export class DuckDbWriter implements EngineWriter {
         // This layout already: what a file from before point files lacks is its point files.
         copyFileSync(target, workPath);
         writer = await DuckDbWriter.start(target, workPath, lock, undefined);
-        const written = await writeMissingPointFiles(writer.connection, target);
+        const written = await writeMissingPointFiles(writer.connection, target, onRows);
         writer.pointFilesWritten.push(...written);
         if (written.length === 0) throw new LoadRefused(`${target} already has this version's storage layout (${layout}) and its point files; nothing to migrate`);
         const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
         return { writer, from: layout, rows, pointFiles: written.length };
       }
       writer = await DuckDbWriter.start(target, workPath, lock, undefined);
-      const copied = await writer.copyOlderLayout(target);
+      const copied = await writer.copyOlderLayout(target, onRows);
       return { writer, ...copied, pointFiles: writer.pointFilesWritten.length };
     } catch (e) {
       if (writer) await writer.abandon();
@@ -276,7 +276,7 @@ export class DuckDbWriter implements EngineWriter {
     }
   }
 
-  private async copyOlderLayout(target: string): Promise<{ from: number; rows: number }> {
+  private async copyOlderLayout(target: string, onRows?: PointFileProgress): Promise<{ from: number; rows: number }> {
     const c = this.connection;
     await c.run(`ATTACH ${sqlString(target)} AS old (READ_ONLY)`);
     const tables = new Set((await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'`)).getRowsJS().map((r) => r[0] as string));
@@ -296,7 +296,7 @@ export class DuckDbWriter implements EngineWriter {
     await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
-    this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
+    this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target, onRows)));
     return { from: layout, rows };
   }
 
@@ -403,15 +403,15 @@ export class DuckDbWriter implements EngineWriter {
  * vessel_events. Events are sorted by time within each version, so a time window's zone maps skip
  * the rest, then by id so the stored order is the order of `sort=+start`
  * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
- * never carries their text. vessel_events copies the stored entries, sorted by vessel: three times
- * faster on 1M rows than writing them again from the typed rows (docs/performance.md).
+ * never carries their text. vessel_events takes the columns of a history, sorted by vessel; the
+ * entries sorted by vessel go to the point files (point-files.ts).
  */
 async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
     SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows} ORDER BY version_id, start_ts, id))`);
   if (!servingTables) return;
   await c.run(
-    `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts, entry
+    `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
 }
