@@ -19,6 +19,8 @@ export interface CompareOptions {
   seed: number;
   samples: number;
   quick: boolean;
+  /** Only the classes whose name contains this (printed, never written as the run's results). */
+  only?: string;
 }
 
 const DATASET: Record<string, string> = {
@@ -103,7 +105,7 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
   let bigPageEntries = 0;
   const report: Record<string, unknown>[] = [];
   try {
-    for (const cls of classes) {
+    for (const cls of classes.filter((c) => !options.only || c.name.includes(options.only))) {
       const count = cls.name.startsWith('big page') ? Math.min(samples, options.quick ? 1 : 5) : samples;
       const times: number[][] = engines.map(() => []);
       const mismatches: number[] = peers.map(() => 0);
@@ -153,6 +155,7 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
     for (const p of peers) await p.close();
   }
   const date = new Date().toISOString();
+  const bigPageRow = report.find((row) => String(row['class']).startsWith('big page'));
   const table = [
     `Benchmark with peers ${date.slice(0, 10)}, ${events.toLocaleString('en')} events, ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${samples} samples per class, one client, interleaved`,
     '',
@@ -165,10 +168,10 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
       return `| ${row['class']} | ${engines.map((e) => `${p50[e]} (${p95[e]})`).join(' | ')} | ${row['serviceOverBestPeer']}x | ${load}${load > 1 ? ' (busy)' : ''} | ${Object.entries(row['mismatches'] as Record<string, number>).map(([p, m]) => `${p}: ${m}`).join(', ')} |`;
     }),
     '',
-    `Big page, ${bigPageEntries.toLocaleString('en')} entries, as entries per second (p50): ${engines.map((e) => `${e} ${Math.round(bigPageEntries / ((report.at(-1)!['p50'] as Record<string, number>)[e]! / 1000)).toLocaleString('en')}`).join(', ')}. Service peak RSS over the run: ${serverPeakMiB} MiB.`,
+    `${bigPageRow ? `Big page, ${bigPageEntries.toLocaleString('en')} entries, as entries per second (p50): ${engines.map((e) => `${e} ${Math.round(bigPageEntries / ((bigPageRow['p50'] as Record<string, number>)[e]! / 1000)).toLocaleString('en')}`).join(', ')}. ` : ''}Service peak RSS over the run: ${serverPeakMiB} MiB.`,
   ].join('\n');
   console.log(table);
-  if (!options.quick) {
+  if (!options.quick && !options.only) {
     const outDir = join(import.meta.dirname, 'results');
     mkdirSync(outDir, { recursive: true });
     const stem = join(outDir, `${date.slice(0, 10)}-${events}-peers`);

@@ -34,11 +34,11 @@ const seed = Number(args.seed);
 const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
 if (args.peers) {
   // The same classes against a plain DuckDB table and PostgreSQL + PostGIS (bench/compare.ts).
-  await (await import('./compare.ts')).compareWithPeers({ events, seed, samples: Number(args.samples ?? (quick ? 3 : 30)), quick });
+  await (await import('./compare.ts')).compareWithPeers({ events, seed, samples: Number(args.samples ?? (quick ? 3 : 30)), quick, ...(args.only ? { only: args.only } : {}) });
   process.exit(0);
 }
 const CONCURRENT_SECONDS = quick ? 1 : 5;
-/** --only NAME runs the classes (the big page included) whose name contains NAME. */
+/** --only NAME runs the classes (the big page included) whose name contains NAME, with or without --peers. */
 const selected = (name: string) => !args.only || name.includes(args.only);
 // --db: an existing database of N events instead of the demo one (e.g. the Parquet that --peers loaded).
 const dbPath = args.db ?? demoDatabase(events, seed);
