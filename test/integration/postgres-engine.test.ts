@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { openStores } from '../../src/store/engines.ts';
+import { PostgresPool } from '../../src/store/postgres/postgres-store.ts';
 import { newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
 import { BIN } from '../helpers/server.ts';
 
@@ -131,6 +132,24 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     writeFileSync(join(dir, 'ports.csv'), 'id,name,flag,lat,lon\nPORT-X,Port X,ESP,43.1,-8.2\n');
     assert.match((await cli(['ports', 'load', ...engine(url), join(dir, 'ports.csv')])).stdout, /loaded 1 ports/);
     assert.deepEqual(await query(url, `SELECT name, flag FROM ports WHERE id = 'PORT-X'`), [['Port X', 'ESP']]);
+  });
+
+  test('a connection PostgreSQL drops while a query holds it fails that query, never the process', async () => {
+    const { url } = await newPostgresDatabase();
+    const db = new PostgresPool({ url });
+    try {
+      const held = db.use(async (c) => {
+        const pid = Number((await c.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+        await query(url, `SELECT pg_terminate_backend(${pid})`);
+        // The drop arrives as an error event while the connection is held between statements.
+        await new Promise((r) => setTimeout(r, 300));
+        return c.query('SELECT 1');
+      });
+      await assert.rejects(held);
+      assert.deepEqual((await db.use((c) => c.query('SELECT 1 AS one'))).rows, [{ one: 1 }], 'the pool serves on');
+    } finally {
+      await db.close();
+    }
   });
 
   test('a wrong engine or URL is a clear error', async () => {

@@ -54,11 +54,24 @@ export class PostgresPool {
     if (this.pool.waitingCount >= (this.options.maxWaiting ?? 128)) {
       throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} queries are waiting for the engine; retry in a moment` }]);
     }
+    let c: pg.PoolClient;
     try {
-      return await this.pool.connect();
+      c = await this.pool.connect();
     } catch (e) {
       throw this.translate(e);
     }
+    // The pool listens for errors on idle connections only. One the server drops while a request
+    // holds it, between two statements (a restart, pg_terminate_backend), emits an error event
+    // nobody listens to, which ends the process; held, its next statement fails instead, and the
+    // pool discards it on release.
+    const dropped = () => undefined;
+    c.on('error', dropped);
+    const release = c.release.bind(c);
+    c.release = (err?: Error | boolean) => {
+      c.removeListener('error', dropped);
+      return release(err);
+    };
+    return c;
   }
 
   stats(): EngineLoad {
