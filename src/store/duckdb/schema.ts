@@ -14,7 +14,7 @@ import { CREATE_VESSEL_TABLE, DROP_VESSEL_ENTRIES } from './vessel-table.ts';
 /** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
 
-/** The file format new databases are written in: zstd for strings (vessel_events) needs DuckDB's 1.2 storage. */
+/** The file format new databases are written in: DuckDB's 1.2 storage, which zstd for strings (vessel_events' entries, until they moved to the point files) needed; kept, so every file of layout 3 has one format. */
 export const STORAGE_VERSION = 'v1.2.0';
 
 /** Event columns after version_id, in table order, with their types. */
