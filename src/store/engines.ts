@@ -13,7 +13,7 @@ import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
-import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles } from './duckdb/point-files.ts';
+import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-files.ts';
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter } from './writer.ts';
 
@@ -89,7 +89,7 @@ export function listRegions(db: Database, filter: { dataset: string; name: strin
  * or gives one of this layout the point files it lacks (written before they existed); the old file
  * is replaced only once the new one is complete.
  */
-export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void, onRows?: (written: number, total: number) => void): Promise<{ from: number; to: number; rows: number; pointFiles: number }> {
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ from: number; to: number; rows: number; pointFiles: number }> {
   const { writer, from, rows, pointFiles } = await DuckDbWriter.migrating(dbPath, onWait, onRows);
   try {
     await writer.commit();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { loadRows } from '../../src/data/load.ts';
-import { idKey, PointFile, sortByKey, writePointFile, type PointRow } from '../../src/store/duckdb/point-file.ts';
+import { idKey, PointFile, PointFileWriter, sortByKey, type PointRow } from '../../src/store/duckdb/point-file.ts';
 import { pointFolder } from '../../src/store/duckdb/point-files.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { cleanStaleWork, copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
@@ -28,6 +28,18 @@ after(() => {
   fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
+
+/** Writes a point file from rows in vessel-key order; resolves to the records written. */
+async function writePointFile(path: string, versionId: number, rows: AsyncIterable<readonly PointRow[]>): Promise<number> {
+  const writer = await PointFileWriter.create(path, versionId);
+  try {
+    for await (const chunk of rows) await writer.add(chunk);
+  } catch (e) {
+    await writer.close();
+    throw e;
+  }
+  return writer.finish();
+}
 
 /** Rows of a point file from [id, entry, vessel?] triples, in the writer's order (vessel key, then as given). */
 function rowsOf(entries: [string, string, string?][]): PointRow[] {

@@ -204,18 +204,6 @@ export class PointFileWriter {
   }
 }
 
-/** Writes a point file from a version's rows in vessel-key order; resolves to the records written. */
-export async function writePointFile(path: string, versionId: number, rows: AsyncIterable<readonly PointRow[]>): Promise<number> {
-  const writer = await PointFileWriter.create(path, versionId);
-  try {
-    for await (const chunk of rows) await writer.add(chunk);
-  } catch (e) {
-    await writer.close();
-    throw e;
-  }
-  return writer.finish();
-}
-
 /** One record of a vessel's run: what a history is filtered and sorted on, and where its entry is. */
 export interface VesselRecord {
   id: string;
@@ -244,43 +232,34 @@ export class PointFile {
   static async open(path: string, versionId: number): Promise<PointFile> {
     const file = await open(path, 'r');
     try {
-      const { size } = await file.stat();
-      const tail = await readAt(file, Math.max(0, size - FOOTER_BYTES), Math.min(size, FOOTER_BYTES));
-      const magic = tail.length === FOOTER_BYTES ? tail.toString('latin1', 0, 8) : '';
-      if (magic !== MAGIC) {
-        // An older format's footer is shorter: its magic is found where that footer starts.
-        const older = tail.toString('latin1').match(/VEPOINT\d/)?.[0];
-        if (older === MAGIC) throw new Error(`${path} is cut short or damaged`);
-        if (older) throw new Error(`${path} is a point file of an older format (${older}); run "vessel-events migrate" to rewrite it`);
-        throw new Error(`${path} is not a point file`);
-      }
-      const footer = tail;
-      if (footer.readUInt32LE(8) !== versionId) throw new Error(`${path} holds version ${footer.readUInt32LE(8)}, not ${versionId}`);
-      const entries = footer.readUInt32LE(12);
-      const blocks = footer.readUInt32LE(16);
-      const fenceEntries = footer.readUInt32LE(20);
-      const runCount = footer.readUInt32LE(24);
-      const offsetsAt = Number(footer.readBigUInt64LE(32));
-      const indexAt = Number(footer.readBigUInt64LE(40));
-      const fenceAt = Number(footer.readBigUInt64LE(48));
-      const runsAt = Number(footer.readBigUInt64LE(56));
-      if (runsAt + 4 * RUN_WORDS * runCount + FOOTER_BYTES !== size || fenceAt + 8 * fenceEntries !== runsAt
-        || indexAt + INDEX_ENTRY_BYTES * entries !== fenceAt || offsetsAt + 8 * (blocks + 1) !== indexAt) {
-        throw new Error(`${path} is cut short or damaged`);
-      }
-      const table = await readAt(file, offsetsAt, 8 * (blocks + 1));
-      const offsets = new Float64Array(blocks + 1);
-      for (let b = 0; b <= blocks; b++) offsets[b] = Number(table.readBigUInt64LE(8 * b));
-      const fenceBytes = await readAt(file, fenceAt, 8 * fenceEntries);
-      const fence = new Uint32Array(2 * fenceEntries);
-      for (let i = 0; i < 2 * fenceEntries; i++) fence[i] = fenceBytes.readUInt32LE(4 * i);
-      const runBytes = await readAt(file, runsAt, 4 * RUN_WORDS * runCount);
-      const runs = new Uint32Array(RUN_WORDS * runCount);
+      const f = await readFooter(file, path, versionId);
+      const table = await readAt(file, f.offsetsAt, 8 * (f.blocks + 1));
+      const offsets = new Float64Array(f.blocks + 1);
+      for (let b = 0; b <= f.blocks; b++) offsets[b] = Number(table.readBigUInt64LE(8 * b));
+      const fenceBytes = await readAt(file, f.fenceAt, 8 * f.fenceEntries);
+      const fence = new Uint32Array(2 * f.fenceEntries);
+      for (let i = 0; i < 2 * f.fenceEntries; i++) fence[i] = fenceBytes.readUInt32LE(4 * i);
+      const runBytes = await readAt(file, f.runsAt, 4 * RUN_WORDS * f.runCount);
+      const runs = new Uint32Array(RUN_WORDS * f.runCount);
       for (let i = 0; i < runs.length; i++) runs[i] = runBytes.readUInt32LE(4 * i);
-      return new PointFile(file, entries, offsets, fence, indexAt, runs);
+      return new PointFile(file, f.entries, offsets, fence, f.indexAt, runs);
     } catch (e) {
       await file.close();
       throw e;
+    }
+  }
+
+  /** Whether a file is whole, of this format and written for this version (its footer alone is read). */
+  static async usable(path: string, versionId: number): Promise<boolean> {
+    let file: FileHandle | undefined;
+    try {
+      file = await open(path, 'r');
+      await readFooter(file, path, versionId);
+      return true;
+    } catch {
+      return false;
+    } finally {
+      await file?.close();
     }
   }
 
@@ -377,6 +356,36 @@ function recordAt(raw: Buffer, slot: number): VesselRecord {
     endUs: Number.isNaN(endUs) ? null : endUs,
     entry: () => raw.toString('utf8', timesAt + 16, to),
   };
+}
+
+/** The footer of a point file, checked: this format, this version, and tables that fill the file exactly. */
+async function readFooter(file: FileHandle, path: string, versionId: number) {
+  const { size } = await file.stat();
+  const footer = await readAt(file, Math.max(0, size - FOOTER_BYTES), Math.min(size, FOOTER_BYTES));
+  const magic = footer.length === FOOTER_BYTES ? footer.toString('latin1', 0, 8) : '';
+  if (magic !== MAGIC) {
+    // An older format's footer is shorter: its magic is found where that footer starts.
+    const older = footer.toString('latin1').match(/VEPOINT\d/)?.[0];
+    if (older === MAGIC) throw new Error(`${path} is cut short or damaged`);
+    if (older) throw new Error(`${path} is a point file of an older format (${older}); run "vessel-events migrate" to rewrite it`);
+    throw new Error(`${path} is not a point file`);
+  }
+  if (footer.readUInt32LE(8) !== versionId) throw new Error(`${path} holds version ${footer.readUInt32LE(8)}, not ${versionId}`);
+  const f = {
+    entries: footer.readUInt32LE(12),
+    blocks: footer.readUInt32LE(16),
+    fenceEntries: footer.readUInt32LE(20),
+    runCount: footer.readUInt32LE(24),
+    offsetsAt: Number(footer.readBigUInt64LE(32)),
+    indexAt: Number(footer.readBigUInt64LE(40)),
+    fenceAt: Number(footer.readBigUInt64LE(48)),
+    runsAt: Number(footer.readBigUInt64LE(56)),
+  };
+  if (f.runsAt + 4 * RUN_WORDS * f.runCount + FOOTER_BYTES !== size || f.fenceAt + 8 * f.fenceEntries !== f.runsAt
+    || f.indexAt + INDEX_ENTRY_BYTES * f.entries !== f.fenceAt || f.offsetsAt + 8 * (f.blocks + 1) !== f.indexAt) {
+    throw new Error(`${path} is cut short or damaged`);
+  }
+  return f;
 }
 
 async function readAt(file: FileHandle, position: number, length: number): Promise<Buffer> {

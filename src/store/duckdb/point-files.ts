@@ -43,7 +43,7 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
   let total = 0;
   for (const { versionId, rowCount } of await readVersions(c)) {
     const name = named.get(versionId);
-    if (name === undefined || !(await usable(join(folder, name), versionId))) {
+    if (name === undefined || !(await PointFile.usable(join(folder, name), versionId))) {
       missing.push(versionId);
       total += rowCount;
     }
@@ -85,16 +85,6 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
   }
   await c.run(`DROP INDEX IF EXISTS events_id_idx`);
   return written;
-}
-
-/** Whether a version's named point file opens: present, whole, of this format, of this version. */
-async function usable(path: string, versionId: number): Promise<boolean> {
-  try {
-    await (await PointFile.open(path, versionId)).close();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Forgets a dropped version's point file (the next commit removes the file). */
