@@ -116,18 +116,18 @@ export const versionsCommand: Command = {
 
 export const migrateCommand: Command = {
   usage: 'vessel-events migrate --db PATH',
-  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write the point files (lookups by id and vessel histories) a database of this layout lacks (written before them, or of an older format). The old file is replaced only when the new one is complete.',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the table sorted by place (polygon queries). The old file is replaced only when the new one is complete.',
   options: ['db'],
   async run(flags) {
     const dbPath = option('db', flags);
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
-      const { from, to, rows, pointFiles } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
+      const { from, to, rows, pointFiles, spatialVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
         progress ??= progressReporter('migrate', total, 'writing point files');
         progress.update(written);
       });
       progress?.done();
-      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${pointFiles} versions of ${dbPath}: ${rows} events`);
+      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${pointFiles} versions and the rows sorted by place (polygon queries) of ${spatialVersions} versions of ${dbPath}: ${rows} events`);
       else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${rows} events, ${pointFiles} point files`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);

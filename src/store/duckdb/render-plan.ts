@@ -30,7 +30,8 @@ export function timestamp(ms: number): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(ms) * 1000n);
 }
 
-const DUCKDB: SqlDialect<DuckDBValue> = {
+/** DuckDB's rendering over the events table; spatial-table.ts renders polygons its own way over its cells. */
+export const DUCKDB_DIALECT: SqlDialect<DuckDBValue> = {
   column: FIELD_COLUMN,
   instant: (b, ms) => b.param(timestamp(ms)),
   inRegion: (b, member, id) => `list_contains(${REGION_COLUMN[member]}, ${b.param(id)})`,
@@ -42,6 +43,6 @@ const DUCKDB: SqlDialect<DuckDBValue> = {
   },
 };
 
-export function renderCondition(b: SqlBuilder, c: Condition): string {
-  return render(b, c, DUCKDB);
+export function renderCondition(b: SqlBuilder, c: Condition, dialect: SqlDialect<DuckDBValue> = DUCKDB_DIALECT): string {
+  return render(b, c, dialect);
 }

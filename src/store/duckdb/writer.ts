@@ -17,6 +17,7 @@ import { OFFLINE_SETTINGS } from './duckdb-store.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
+import { dropSpatialRows, insertSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
@@ -238,6 +239,7 @@ export class DuckDbWriter implements EngineWriter {
     }
     if (this.servingTables) {
       options.onPhase?.('indexing');
+      await writeMissingSpatialRows(c);
       this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
     }
     return { published, skipped, skippedCount };
@@ -248,7 +250,7 @@ export class DuckDbWriter implements EngineWriter {
    * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
    * changed; commit() puts the new one in its place.
    */
-  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number }> {
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number; spatialVersions: number }> {
     if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
     const lock = await LoadLock.acquire(target, onWait);
     let writer: DuckDbWriter | undefined;
@@ -260,15 +262,17 @@ export class DuckDbWriter implements EngineWriter {
         // This layout already: what a file from before point files lacks is its point files.
         copyFileSync(target, workPath);
         writer = await DuckDbWriter.start(target, workPath, lock, undefined);
+        // What a file from before point files or the spatial table lacks is those.
+        const spatialVersions = await writeMissingSpatialRows(writer.connection);
         const written = await writeMissingPointFiles(writer.connection, target, onRows);
         writer.pointFilesWritten.push(...written);
-        if (written.length === 0) throw new LoadRefused(`${target} already has this version's storage layout (${layout}) and its point files; nothing to migrate`);
+        if (written.length === 0 && spatialVersions === 0) throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files and its spatial table; nothing to migrate`);
         const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
-        return { writer, from: layout, rows, pointFiles: written.length };
+        return { writer, from: layout, rows, pointFiles: written.length, spatialVersions };
       }
       writer = await DuckDbWriter.start(target, workPath, lock, undefined);
       const copied = await writer.copyOlderLayout(target, onRows);
-      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length };
+      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions };
     } catch (e) {
       if (writer) await writer.abandon();
       else lock.release();
@@ -276,7 +280,7 @@ export class DuckDbWriter implements EngineWriter {
     }
   }
 
-  private async copyOlderLayout(target: string, onRows?: PointFileProgress): Promise<{ from: number; rows: number }> {
+  private async copyOlderLayout(target: string, onRows?: PointFileProgress): Promise<{ from: number; rows: number; versions: number }> {
     const c = this.connection;
     await c.run(`ATTACH ${sqlString(target)} AS old (READ_ONLY)`);
     const tables = new Set((await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'`)).getRowsJS().map((r) => r[0] as string));
@@ -297,7 +301,7 @@ export class DuckDbWriter implements EngineWriter {
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
     this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target, onRows)));
-    return { from: layout, rows };
+    return { from: layout, rows, versions: versionIds.length };
   }
 
   /** Replaces the listed groups' members (groups not in the load are kept). */
@@ -331,6 +335,7 @@ export class DuckDbWriter implements EngineWriter {
     await this.inTransaction(async (c) => {
       await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM vessel_events WHERE version_id = ?`, [found.versionId]);
+      await dropSpatialRows(c, found.versionId);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
       await forgetPointFile(c, found.versionId);
     });
@@ -404,7 +409,8 @@ export class DuckDbWriter implements EngineWriter {
  * the rest, then by id so the stored order is the order of `sort=+start`
  * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
  * never carries their text. vessel_events takes the columns of a history, sorted by vessel; the
- * entries sorted by vessel go to the point files (point-files.ts).
+ * entries sorted by vessel go to the point files (point-files.ts); spatial_events takes the
+ * positions sorted by place (spatial-table.ts).
  */
 async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
@@ -414,6 +420,7 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
+  await insertSpatialRows(c, versionIds);
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */

@@ -1,0 +1,135 @@
+// A fixed grid over the globe, for the table of positions sorted by place
+// (src/store/duckdb/spatial-table.ts). Cells are half a degree square, numbered tile by tile
+// (tiles of 5 x 5 degrees, 10 x 10 cells), so that the cells of a small area fall in a few
+// contiguous runs of numbers: a run is one range of the sorted table that its zone maps find.
+//
+// coverCells sorts the cells a set of polygons reaches into those wholly inside (every position in
+// them passes the even-odd test: no need to test it), those an edge comes near (test each position)
+// and the rest (no position in them can pass).
+import type { Polygon } from './geojson.ts';
+
+export const CELLS_PER_DEGREE = 2;
+const ROWS = 180 * CELLS_PER_DEGREE;
+const COLUMNS = 360 * CELLS_PER_DEGREE;
+const TILE = 10;
+const TILE_COLUMNS = COLUMNS / TILE;
+
+/** The row of a latitude in [-90, 90]; 90 itself falls in the last row. */
+export function cellRow(lat: number): number {
+  return Math.min(ROWS - 1, Math.max(0, Math.floor((lat + 90) * CELLS_PER_DEGREE)));
+}
+
+/** The column of a longitude in [-180, 180]; 180 itself falls in the last column. */
+export function cellColumn(lon: number): number {
+  return Math.min(COLUMNS - 1, Math.max(0, Math.floor((lon + 180) * CELLS_PER_DEGREE)));
+}
+
+export function cellKeyOf(row: number, column: number): number {
+  return (Math.floor(row / TILE) * TILE_COLUMNS + Math.floor(column / TILE)) * TILE * TILE + (row % TILE) * TILE + (column % TILE);
+}
+
+/** The key of a position: what the loader stores (CELL_KEY_SQL writes the same in SQL). */
+export function cellKey(lat: number, lon: number): number {
+  return cellKeyOf(cellRow(lat), cellColumn(lon));
+}
+
+/** The same arithmetic in SQL over `lat` and `lon` columns (IEEE doubles on both sides). */
+export const CELL_KEY_SQL = (() => {
+  const row = `least(${ROWS - 1}, greatest(0, floor((lat + 90) * ${CELLS_PER_DEGREE})))::INTEGER`;
+  const column = `least(${COLUMNS - 1}, greatest(0, floor((lon + 180) * ${CELLS_PER_DEGREE})))::INTEGER`;
+  return `((${row} // ${TILE}) * ${TILE_COLUMNS} + (${column} // ${TILE})) * ${TILE * TILE} + (${row} % ${TILE}) * ${TILE} + (${column} % ${TILE})`;
+})();
+
+export interface CellCover {
+  /** Keys of cells wholly inside one of the polygons, ascending. */
+  inside: number[];
+  /** Keys of cells an edge comes near, ascending: their positions need the exact test. */
+  edge: number[];
+  /** Inclusive key ranges holding every cell of both lists, few and ascending. */
+  ranges: [number, number][];
+}
+
+/**
+ * How far past a cell an edge counts as near it, in degrees. A position's cell is computed in
+ * floating point, so a position may lie a rounding error (about 1e-13 degrees) outside its cell;
+ * and the exact test's crossing point carries a similar error. An edge farther than this from a
+ * cell is on the same side of every position the cell holds, for the exact test too.
+ */
+const MARGIN = 1e-9;
+
+/**
+ * The cells the polygons reach, or undefined when their bounding box spans more than `maxCells`
+ * cells (a large area is read the ordinary way). Polygons are those of forPointTests: within
+ * [-180, 180], rings closed.
+ */
+export function coverCells(polygons: readonly Polygon[], maxCells: number): CellCover | undefined {
+  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of polygons) for (const ring of p) for (const [x, y] of ring) {
+    [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, x), Math.min(minLat, y), Math.max(maxLon, x), Math.max(maxLat, y)];
+  }
+  if (!(minLon <= maxLon && minLat <= maxLat)) return { inside: [], edge: [], ranges: [] };
+  const row0 = cellRow(minLat - MARGIN);
+  const column0 = cellColumn(minLon - MARGIN);
+  const rows = cellRow(maxLat + MARGIN) - row0 + 1;
+  const columns = cellColumn(maxLon + MARGIN) - column0 + 1;
+  if (rows * columns > maxCells) return undefined;
+
+  // Cells an edge may come near: every cell its bounding box (widened by MARGIN) meets.
+  const near = new Uint8Array(rows * columns);
+  for (const p of polygons) for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) {
+    const [x1, y1] = ring[i]!;
+    const [x2, y2] = ring[i + 1]!;
+    const [r1, r2] = [cellRow(Math.min(y1, y2) - MARGIN) - row0, cellRow(Math.max(y1, y2) + MARGIN) - row0];
+    const [c1, c2] = [cellColumn(Math.min(x1, x2) - MARGIN) - column0, cellColumn(Math.max(x1, x2) + MARGIN) - column0];
+    for (let r = r1; r <= r2; r++) near.fill(1, r * columns + c1, r * columns + c2 + 1);
+  }
+
+  // Any other cell is wholly inside or wholly outside each polygon: its centre tells which. Along
+  // a row, the even-odd test of the centres needs the row's crossings once.
+  const inside = new Uint8Array(rows * columns);
+  for (let r = 0; r < rows; r++) {
+    const lat = (row0 + r + 0.5) / CELLS_PER_DEGREE - 90;
+    for (const p of polygons) {
+      const crossings: number[] = [];
+      for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) {
+        const [x1, y1] = ring[i]!;
+        const [x2, y2] = ring[i + 1]!;
+        if (y1 > lat !== y2 > lat) crossings.push(((x2 - x1) * (lat - y1)) / (y2 - y1) + x1);
+      }
+      crossings.sort((a, b) => a - b);
+      let right = crossings.length; // crossings east of the centre (the exact test counts those)
+      let k = 0;
+      for (let c = 0; c < columns; c++) {
+        const lon = (column0 + c + 0.5) / CELLS_PER_DEGREE - 180;
+        while (k < crossings.length && crossings[k]! <= lon) {
+          k++;
+          right--;
+        }
+        if (right % 2 === 1) inside[r * columns + c] = 1;
+      }
+    }
+  }
+
+  const insideKeys: number[] = [];
+  const edgeKeys: number[] = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) {
+    const at = r * columns + c;
+    const key = cellKeyOf(row0 + r, column0 + c);
+    if (inside[at] && !near[at]) insideKeys.push(key);
+    else if (near[at]) edgeKeys.push(key);
+  }
+  insideKeys.sort((a, b) => a - b);
+  edgeKeys.sort((a, b) => a - b);
+  return { inside: insideKeys, edge: edgeKeys, ranges: keyRanges([...insideKeys, ...edgeKeys].sort((a, b) => a - b)) };
+}
+
+/** Runs of keys, joined across gaps shorter than a tile: each run is one range to read. */
+function keyRanges(keys: readonly number[]): [number, number][] {
+  const ranges: [number, number][] = [];
+  for (const key of keys) {
+    const last = ranges[ranges.length - 1];
+    if (last && key - last[1] <= TILE * TILE) last[1] = key;
+    else ranges.push([key, key]);
+  }
+  return ranges;
+}
