@@ -20,7 +20,7 @@ import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES } from '../../
 import type { ListQuery } from '../../src/query/types.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
-import { readSpatialVersions, SPATIAL_PAGE_LIMIT, spatialPlan } from '../../src/store/duckdb/spatial-table.ts';
+import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialPlan } from '../../src/store/duckdb/spatial-table.ts';
 import { copyDuckDbFiles, migrateDatabase } from '../../src/store/engines.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 
@@ -169,7 +169,7 @@ async function eventsAnswer(c: DuckDBConnection, query: ListQuery): Promise<{ to
 
 test('150 random polygon queries answered from the table sorted by place: the events table\'s totals and pages', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
-  const versions = await withConnection(fixture.dbPath, readSpatialVersions);
+  const versions = await withConnection(fixture.dbPath, readSpatialCells);
   assert.equal(versions.size, store.versions().length, 'the loader writes every version\'s rows');
   const r = new Random(31);
   const ctx = { catalog: store, access: { canRead: () => true } };
@@ -217,7 +217,7 @@ test('a database without the table\'s rows answers from events, and migrate writ
     }
   };
   const before = await answers();
-  assert.equal((await withConnection(path, readSpatialVersions)).size, 0);
+  assert.equal((await withConnection(path, readSpatialCells)).size, 0);
   const { from, to, pointFiles, spatialVersions } = await migrateDatabase(path);
   assert.deepEqual([from, to, pointFiles], [3, 3, 0]);
   assert.equal(spatialVersions, await withConnection(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM dataset_versions')).getRowsJS()[0]![0])));

@@ -20,7 +20,7 @@ import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer } from './vessel-history.ts';
-import { readSpatialVersions, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan } from './spatial-table.ts';
+import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan } from './spatial-table.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -55,8 +55,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly pool: ConnectionPool,
     /** Each version's point file (point-file.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
-    /** The versions whose rows spatial_events holds (spatial-table.ts). */
-    private readonly spatialVersions: ReadonlySet<number>,
+    /** The cells holding events of each version spatial_events holds (spatial-table.ts). */
+    private readonly spatialCells: ReadonlyMap<number, Int32Array>,
     contents: CatalogContents,
   ) {
     super(contents);
@@ -85,10 +85,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     const regions = await readRegionCatalog(catalogConnection);
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
-    const spatialVersions = await readSpatialVersions(catalogConnection);
+    const spatialCells = await readSpatialCells(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialVersions, { versions, groups, regions, generation });
+    return new DuckDbStore(instance, pool, points, spatialCells, { versions, groups, regions, generation });
   }
 
   engineLoad(): EngineLoad {
@@ -97,7 +97,7 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   async count(query: EventQuery): Promise<number> {
     if (pointFilesAnswer(query, this.points)) return (await historyMatches(query, this.points)).length;
-    const spatial = spatialPlan(query, this.spatialVersions);
+    const spatial = spatialPlan(query, this.spatialCells);
     if (spatial) return this.pool.use('heavy', (c) => spatialCount(c, spatial));
     const source = sourceOf(query);
     return this.pool.use(source ? 'light' : 'heavy', (c) => countOn(c, query, source));
@@ -105,7 +105,7 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
     if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await historyMatches(query, this.points), query));
-    const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? spatialPlan(query, this.spatialVersions) : undefined;
+    const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? spatialPlan(query, this.spatialCells) : undefined;
     if (spatial) return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query })));
     // vessel_events holds no entries: without point files, a history's page reads events.
     const connection = await this.pool.acquire('heavy');

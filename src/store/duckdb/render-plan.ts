@@ -30,8 +30,7 @@ export function timestamp(ms: number): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(ms) * 1000n);
 }
 
-/** DuckDB's rendering over the events table; spatial-table.ts renders polygons its own way over its cells. */
-export const DUCKDB_DIALECT: SqlDialect<DuckDBValue> = {
+const DUCKDB: SqlDialect<DuckDBValue> = {
   column: FIELD_COLUMN,
   instant: (b, ms) => b.param(timestamp(ms)),
   inRegion: (b, member, id) => `list_contains(${REGION_COLUMN[member]}, ${b.param(id)})`,
@@ -43,6 +42,6 @@ export const DUCKDB_DIALECT: SqlDialect<DuckDBValue> = {
   },
 };
 
-export function renderCondition(b: SqlBuilder, c: Condition, dialect: SqlDialect<DuckDBValue> = DUCKDB_DIALECT): string {
-  return render(b, c, dialect);
+export function renderCondition(b: SqlBuilder, c: Condition): string {
+  return render(b, c, DUCKDB);
 }
