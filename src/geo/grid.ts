@@ -45,8 +45,6 @@ export interface CellCover {
   inside: number[];
   /** Keys of cells an edge comes near, ascending: their positions need the exact test. */
   edge: number[];
-  /** Inclusive key ranges holding every cell of both lists, few and ascending. */
-  ranges: [number, number][];
 }
 
 /**
@@ -67,7 +65,7 @@ export function coverCells(polygons: readonly Polygon[], maxCells: number): Cell
   for (const p of polygons) for (const ring of p) for (const [x, y] of ring) {
     [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, x), Math.min(minLat, y), Math.max(maxLon, x), Math.max(maxLat, y)];
   }
-  if (!(minLon <= maxLon && minLat <= maxLat)) return { inside: [], edge: [], ranges: [] };
+  if (!(minLon <= maxLon && minLat <= maxLat)) return { inside: [], edge: [] };
   const row0 = cellRow(minLat - MARGIN);
   const column0 = cellColumn(minLon - MARGIN);
   const rows = cellRow(maxLat + MARGIN) - row0 + 1;
@@ -87,9 +85,16 @@ export function coverCells(polygons: readonly Polygon[], maxCells: number): Cell
   // Any other cell is wholly inside or wholly outside each polygon: its centre tells which. Along
   // a row, the even-odd test of the centres needs the row's crossings once.
   const inside = new Uint8Array(rows * columns);
+  // A row skips the polygons whose latitudes it is outside of (a collection of many small ones).
+  const latSpans = polygons.map((p) => {
+    let [low, high] = [Infinity, -Infinity];
+    for (const ring of p) for (const [, y] of ring) [low, high] = [Math.min(low, y), Math.max(high, y)];
+    return [low, high] as const;
+  });
   for (let r = 0; r < rows; r++) {
     const lat = (row0 + r + 0.5) / CELLS_PER_DEGREE - 90;
-    for (const p of polygons) {
+    for (const [index, p] of polygons.entries()) {
+      if (lat < latSpans[index]![0] || lat > latSpans[index]![1]) continue;
       const crossings: number[] = [];
       for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) {
         const [x1, y1] = ring[i]!;
@@ -120,16 +125,5 @@ export function coverCells(polygons: readonly Polygon[], maxCells: number): Cell
   }
   insideKeys.sort((a, b) => a - b);
   edgeKeys.sort((a, b) => a - b);
-  return { inside: insideKeys, edge: edgeKeys, ranges: keyRanges([...insideKeys, ...edgeKeys].sort((a, b) => a - b)) };
-}
-
-/** Runs of keys, joined across gaps shorter than a tile: each run is one range to read. */
-function keyRanges(keys: readonly number[]): [number, number][] {
-  const ranges: [number, number][] = [];
-  for (const key of keys) {
-    const last = ranges[ranges.length - 1];
-    if (last && key - last[1] <= TILE * TILE) last[1] = key;
-    else ranges.push([key, key]);
-  }
-  return ranges;
+  return { inside: insideKeys, edge: edgeKeys };
 }
