@@ -22,6 +22,7 @@ import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialPlan } from '../../src/store/duckdb/spatial-table.ts';
 import { copyDuckDbFiles, migrateDatabase } from '../../src/store/engines.ts';
+import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 
 let fixture: Fixture;
@@ -35,11 +36,12 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-async function withConnection<T>(path: string, work: (c: DuckDBConnection) => Promise<T>, readOnly = true): Promise<T> {
-  const instance = await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+/** A writable connection (the loader's files are read through `readOnly`). */
+async function writing(path: string, work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
+  const instance = await DuckDBInstance.create(path);
   const c = await instance.connect();
   try {
-    return await work(c);
+    await work(c);
   } finally {
     c.closeSync();
     instance.closeSync();
@@ -50,14 +52,14 @@ const latitude = fc.oneof(fc.double({ min: -90, max: 90, noNaN: true }), fc.cons
 const longitude = fc.oneof(fc.double({ min: -180, max: 180, noNaN: true }), fc.constantFrom(-180, 180, 0, 179.5, -179.75), fc.integer({ min: -360, max: 360 }).map((k) => k / 2));
 
 test('a position\'s cell key in JS is the one the loader writes in SQL, at cell edges and the poles too', async () => {
-  await withConnection(':memory:', async (c) => {
+  await writing(':memory:', async (c) => {
     await fc.assert(fc.asyncProperty(fc.array(fc.tuple(latitude, longitude), { minLength: 1, maxLength: 50 }), async (points) => {
       const rows = (await c.runAndReadAll(`SELECT ${CELL_KEY_SQL} FROM (SELECT unnest(?::DOUBLE[]) AS lat, unnest(?::DOUBLE[]) AS lon)`, [
         JSON.stringify(points.map((p) => p[0])), JSON.stringify(points.map((p) => p[1])),
       ] as never)).getRowsJS().map((r) => r[0]);
       assert.deepEqual(rows, points.map(([lat, lon]) => cellKey(lat, lon)));
     }), { numRuns: 60 });
-  }, false);
+  });
 });
 
 /** The SQL's exact test (polygon-sql.ts), written again: bounding box, then even-odd crossings east of the point. */
@@ -168,14 +170,14 @@ async function eventsAnswer(c: DuckDBConnection, query: ListQuery): Promise<{ to
 
 test('150 random polygon queries answered from the table sorted by place: the events table\'s totals and pages', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
-  const versions = await withConnection(fixture.dbPath, readSpatialCells);
+  const versions = await readOnly(fixture.dbPath, readSpatialCells);
   assert.equal(versions.size, store.versions().length, 'the loader writes every version\'s rows');
   const r = new Random(31);
   const ctx = { catalog: store, access: { canRead: () => true } };
   let answeredByTable = 0;
   let nonEmpty = 0;
   try {
-    await withConnection(fixture.dbPath, async (c) => {
+    await readOnly(fixture.dbPath, async (c) => {
       for (let i = 0; i < 150; i++) {
         const { filters, paging } = randomPolygonQuery(r);
         const query = await normalizeListQuery(filters, paging, ctx);
@@ -199,9 +201,9 @@ test('a database without the table\'s rows answers from events, and migrate writ
   const path = join(dir, 'events.duckdb');
   copyDuckDbFiles(fixture.dbPath, path);
   // A file of this layout from before the table: it has neither table.
-  await withConnection(path, async (c) => {
+  await writing(path, async (c) => {
     for (const statement of ['DROP TABLE spatial_events', 'DROP TABLE spatial_versions', 'CHECKPOINT']) await c.run(statement);
-  }, false);
+  });
   const r = new Random(5);
   const requests = Array.from({ length: 20 }, () => randomPolygonQuery(r));
   const answers = async () => {
@@ -216,11 +218,11 @@ test('a database without the table\'s rows answers from events, and migrate writ
     }
   };
   const before = await answers();
-  assert.equal((await withConnection(path, readSpatialCells)).size, 0);
+  assert.equal((await readOnly(path, readSpatialCells)).size, 0);
   const { from, to, pointFiles, spatialVersions } = await migrateDatabase(path);
   assert.deepEqual([from, to, pointFiles], [3, 3, 0]);
-  assert.equal(spatialVersions, await withConnection(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM dataset_versions')).getRowsJS()[0]![0])));
-  assert.equal(await withConnection(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM spatial_events')).getRowsJS()[0]![0])), fixture.records.length);
+  assert.equal(spatialVersions, await readOnly(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM dataset_versions')).getRowsJS()[0]![0])));
+  assert.equal(await readOnly(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM spatial_events')).getRowsJS()[0]![0])), fixture.records.length);
   assert.deepEqual(await answers(), before);
   await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\), its point files and its spatial table/);
 });
