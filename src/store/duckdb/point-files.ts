@@ -9,7 +9,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { POINT_ROW_ORDER_SQL, POINT_ROW_SQL, PointFile, PointFileWriter, type PointRow } from './point-file.ts';
-import { readVersions, tableExists } from './versions.ts';
+import { readVersions } from './versions.ts';
+import { tableExists } from './tables.ts';
 import { readOnly } from './inspect.ts';
 
 const META_PREFIX = 'point_file:';

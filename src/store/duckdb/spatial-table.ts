@@ -13,7 +13,7 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { compilePolygons } from './polygon-sql.ts';
 import { renderCondition } from './render-plan.ts';
-import { tableExists } from './versions.ts';
+import { tableExists } from './tables.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 
 export const CREATE_SPATIAL_TABLES = [

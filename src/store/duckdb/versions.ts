@@ -4,12 +4,7 @@ import type { DatasetVersion } from '../../query/datasets.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
-
-// A database may predate a table (or be new): a missing table reads as empty.
-export async function tableExists(c: DuckDBConnection, name: string, database?: string): Promise<boolean> {
-  const r = await c.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_tables() WHERE table_name = ? AND database_name = coalesce(?, current_database())`, [name, database ?? null]);
-  return (r.getRowsJS()[0]![0] as number) > 0;
-}
+import { tableExists } from './tables.ts';
 
 export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[]> {
   if (!(await tableExists(c, 'dataset_versions'))) return [];
