@@ -1,6 +1,6 @@
 // NDJSON rows rewritten as CSV or Parquet by DuckDB, with bounded memory (`vessel-events generate`).
 import { DuckDBInstance } from '@duckdb/node-api';
-import { OFFLINE_SETTINGS } from './duckdb-store.ts';
+import { OFFLINE_SETTINGS } from './offline.ts';
 
 export interface Conversion {
   /** The NDJSON file to read, with its columns' types. */

@@ -1,5 +1,6 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
+import { OFFLINE_SETTINGS } from './offline.ts';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
@@ -45,9 +46,6 @@ export function fileIdentity(path: string): string {
     return 'missing';
   }
 }
-
-/** Settings for every instance: no network, so no extension may be fetched at run time. */
-export const OFFLINE_SETTINGS = { autoinstall_known_extensions: 'false', autoload_known_extensions: 'false' } as const;
 
 export class DuckDbStore extends Catalog implements EventStore {
   private constructor(

@@ -2,7 +2,7 @@
 // the commands print what these return and never open the file themselves.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { REGION_LIST_SQL } from '../sql.ts';
-import { OFFLINE_SETTINGS } from './duckdb-store.ts';
+import { OFFLINE_SETTINGS } from './offline.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { readVersions } from './versions.ts';
 

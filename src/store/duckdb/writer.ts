@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { dirname } from 'node:path';
 import { totalmem } from 'node:os';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
-import { OFFLINE_SETTINGS } from './duckdb-store.ts';
+import { OFFLINE_SETTINGS } from './offline.ts';
 import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';

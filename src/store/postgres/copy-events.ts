@@ -10,7 +10,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS } from '../../domain/kinds.ts';
-import { OFFLINE_SETTINGS } from '../duckdb/duckdb-store.ts';
+import { OFFLINE_SETTINGS } from '../duckdb/offline.ts';
 import { FIELD_COLUMN as DUCKDB_COLUMN } from '../duckdb/render-plan.ts';
 import { EVENT_COLUMNS } from './schema.ts';
 
