@@ -1,7 +1,7 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { OFFLINE_SETTINGS } from './offline.ts';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { OFFLINE_SETTINGS } from './offline.ts';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
