@@ -122,12 +122,12 @@ export const migrateCommand: Command = {
     const dbPath = option('db', flags);
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
-      const { from, to, rows, pointFiles, spatialVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
+      const { from, to, rows, pointFiles, spatialVersions, regionVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
         progress ??= progressReporter('migrate', total, 'writing point files');
         progress.update(written);
       });
       progress?.done();
-      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${pointFiles} versions and the rows sorted by place (polygon queries) of ${spatialVersions} versions of ${dbPath}: ${rows} events`);
+      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${pointFiles} versions, the rows sorted by place (polygon queries) of ${spatialVersions} and the rows sorted by region (region totals) of ${regionVersions} versions of ${dbPath}: ${rows} events`);
       else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${rows} events, ${pointFiles} point files`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);

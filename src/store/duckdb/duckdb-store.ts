@@ -13,7 +13,7 @@ import { compileRows, compileSearch, type Source } from './compile.ts';
 import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
-import { inStoredOrder, storedOrderPage } from './stored-order.ts';
+import { inStoredOrder, nothing, storedOrderPage } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
@@ -22,6 +22,7 @@ import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer } from './vessel-history.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan } from './spatial-table.ts';
+import { readRegionVersions, regionCount, regionPageStart, regionPlan } from './region-table.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -55,6 +56,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly points: Map<number, PointFile>,
     /** The cells holding events of each version spatial_events holds (spatial-table.ts). */
     private readonly spatialCells: ReadonlyMap<number, Int32Array>,
+    /** The versions region_events holds (region-table.ts). */
+    private readonly regionVersions: ReadonlySet<number>,
     contents: CatalogContents,
   ) {
     super(contents);
@@ -84,9 +87,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
     const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
     const spatialCells = await readSpatialCells(catalogConnection);
+    const regionVersions = await readRegionVersions(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialCells, { versions, groups, regions, generation });
+    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
   }
 
   engineLoad(): EngineLoad {
@@ -97,6 +101,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     if (pointFilesAnswer(query, this.points)) return (await historyMatches(query, this.points)).length;
     const spatial = spatialPlan(query, this.spatialCells);
     if (spatial) return this.pool.use('heavy', (c) => spatialCount(c, spatial));
+    const region = regionPlan(query, this.regionVersions);
+    if (region) return this.pool.use('heavy', (c) => regionCount(c, region));
     const source = sourceOf(query);
     return this.pool.use(source ? 'light' : 'heavy', (c) => countOn(c, query, source));
   }
@@ -113,7 +119,13 @@ export class DuckDbStore extends Catalog implements EventStore {
       // The costly part (the sort, or finding the page) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
         let page: AsyncIterable<string[]>;
-        if (inStoredOrder(query)) {
+        const region = regionPlan(query, this.regionVersions);
+        if (inStoredOrder(query) && region) {
+          // region_events finds where the page begins; events reads it from there.
+          const regionTotal = total ?? (await regionCount(connection, region));
+          const from = await regionPageStart(connection, region, query, regionTotal);
+          page = from ? await storedOrderPage(connection, query, regionTotal, from) : nothing();
+        } else if (inStoredOrder(query)) {
           page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query, undefined)));
         } else {
           const search = compileSearch(query, 'entry');

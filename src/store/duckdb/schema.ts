@@ -11,6 +11,7 @@ import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
 import { CREATE_VESSEL_TABLE, DROP_VESSEL_ENTRIES } from './vessel-table.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
+import { CREATE_REGION_TABLES } from './region-table.ts';
 
 /** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
@@ -69,8 +70,9 @@ export const CREATE_SCHEMA = [
      entry VARCHAR NOT NULL)`,
   CREATE_VESSEL_TABLE,
   // Added after layout 3 was out: an older file gains them empty, and its versions are read from
-  // events until a load or `migrate` writes their rows (spatial-table.ts).
+  // events until a load or `migrate` writes their rows (spatial-table.ts, region-table.ts).
   ...CREATE_SPATIAL_TABLES,
+  ...CREATE_REGION_TABLES,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
   // Every region id some loaded event carries, per regions member: an unknown region is a 404.

@@ -14,21 +14,35 @@ export function inStoredOrder(query: ListQuery): boolean {
   return query.datasets.length === 1 && (query.sort === '+start' || query.sort === '-start');
 }
 
-async function* nothing(): AsyncGenerator<string[]> {}
+/** A page with no entries. */
+export async function* nothing(): AsyncGenerator<string[]> {}
 
 /** Entries of a descending page read per query, each batch then reversed. */
 const BACKWARD_BATCH = 2048;
 
 /**
- * The page's entries in chunks. `total` (the query's count) places a -start page: its entries are
- * the ascending list's [total - offset - limit, total - offset), read from the end.
+ * Where a page begins when another table has found it (region-table.ts): no row of the page
+ * starts before `startUs`, and `before` of the query's rows do.
  */
-export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, total: number): Promise<AsyncIterable<string[]>> {
+export interface PageStart {
+  startUs: number;
+  before: number;
+}
+
+/**
+ * The page's entries in chunks. `total` (the query's count) places a -start page: its entries are
+ * the ascending list's [total - offset - limit, total - offset), read from the end. With `from`,
+ * the rows before its start are neither read nor counted: the page's place is shifted by them.
+ */
+export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, total: number, from?: PageStart): Promise<AsyncIterable<string[]>> {
   const descending = query.sort === '-start';
-  const end = descending ? total - query.offset : query.offset + query.limit;
-  const start = descending ? Math.max(0, end - query.limit) : query.offset;
+  const skipped = from?.before ?? 0;
+  const end = (descending ? total - query.offset : query.offset + query.limit) - skipped;
+  const start = descending ? Math.max(0, end - query.limit) : query.offset - skipped;
+  if (start < 0) throw new Error(`a page at offset ${query.offset} cannot begin after ${skipped} rows`);
   if (end <= start) return nothing();
-  const rows = compileRows(query);
+  // The start is an integer this code read from the database: written into the text.
+  const rows = compileRows(query, from ? { from: 'events', after: `start_ts >= make_timestamp(${BigInt(Math.round(from.startUs))})` } : undefined);
   const n = rows.params.length;
   const rowIds = (await readRows(c, `SELECT rowid ${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...rows.params, end - start, start])).map((r) => r[0] as bigint);
   if (rowIds.length === 0) return nothing();

@@ -18,6 +18,7 @@ import { compileIngest, RAW_COLUMNS } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { dropSpatialRows, insertSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
+import { dropRegionRows, insertRegionRows, writeMissingRegionRows } from './region-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
@@ -240,6 +241,7 @@ export class DuckDbWriter implements EngineWriter {
     if (this.servingTables) {
       options.onPhase?.('indexing');
       await writeMissingSpatialRows(c);
+      await writeMissingRegionRows(c);
       this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
     }
     return { published, skipped, skippedCount };
@@ -250,7 +252,7 @@ export class DuckDbWriter implements EngineWriter {
    * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
    * changed; commit() puts the new one in its place.
    */
-  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number; spatialVersions: number }> {
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number; spatialVersions: number; regionVersions: number }> {
     if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
     const lock = await LoadLock.acquire(target, onWait);
     let writer: DuckDbWriter | undefined;
@@ -262,17 +264,20 @@ export class DuckDbWriter implements EngineWriter {
         // This layout already: what a file from before point files lacks is its point files.
         copyFileSync(target, workPath);
         writer = await DuckDbWriter.start(target, workPath, lock, undefined);
-        // What a file from before point files or the spatial table lacks is those.
+        // What a file from before point files, the spatial table or the region table lacks is those.
         const spatialVersions = await writeMissingSpatialRows(writer.connection);
+        const regionVersions = await writeMissingRegionRows(writer.connection);
         const written = await writeMissingPointFiles(writer.connection, target, onRows);
         writer.pointFilesWritten.push(...written);
-        if (written.length === 0 && spatialVersions === 0) throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files and its spatial table; nothing to migrate`);
+        if (written.length === 0 && spatialVersions === 0 && regionVersions === 0) {
+          throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files, its spatial table and its region table; nothing to migrate`);
+        }
         const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
-        return { writer, from: layout, rows, pointFiles: written.length, spatialVersions };
+        return { writer, from: layout, rows, pointFiles: written.length, spatialVersions, regionVersions };
       }
       writer = await DuckDbWriter.start(target, workPath, lock, undefined);
       const copied = await writer.copyOlderLayout(target, onRows);
-      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions };
+      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions, regionVersions: copied.versions };
     } catch (e) {
       if (writer) await writer.abandon();
       else lock.release();
@@ -336,6 +341,7 @@ export class DuckDbWriter implements EngineWriter {
       await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM vessel_events WHERE version_id = ?`, [found.versionId]);
       await dropSpatialRows(c, found.versionId);
+      await dropRegionRows(c, found.versionId);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
       await forgetPointFile(c, found.versionId);
     });
@@ -410,7 +416,7 @@ export class DuckDbWriter implements EngineWriter {
  * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
  * never carries their text. vessel_events takes the columns of a history, sorted by vessel; the
  * entries sorted by vessel go to the point files (point-files.ts); spatial_events takes the
- * positions sorted by place (spatial-table.ts).
+ * positions sorted by place (spatial-table.ts), region_events the regions (region-table.ts).
  */
 async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
@@ -421,6 +427,7 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
   );
   await insertSpatialRows(c, versionIds);
+  await insertRegionRows(c, versionIds);
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */

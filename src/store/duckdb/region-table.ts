@@ -1,0 +1,118 @@
+// region_events: for every event and every region it lies in (of the layers below), the columns a
+// region query is commonly filtered on, sorted by (version, layer, region, start). Events are
+// stored by time, so a region's total read every row of the time window and tested each one's list
+// of regions; here a region's rows are one run of the table that its zone maps find, in the order
+// of their start, so the window prunes within it too (docs/performance.md, "Regions: a table sorted
+// by region"). The table answers the total; a page sorted by start is still read from events, from
+// the start of its first row on, which the table gives. The loader writes it with events
+// (writer.ts); a version is read from it once region_versions lists it.
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
+import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
+import type { EventQuery, ListQuery } from '../../query/types.ts';
+import { SqlBuilder } from '../sql.ts';
+import { renderCondition } from './render-plan.ts';
+import { tableExists } from './tables.ts';
+
+/**
+ * The layers the table holds. RFMOs are left out: an event lies in 6.1 of them on average (1M
+ * demo), so they would have taken 70 of the table's 117 bytes per event and most of its load time,
+ * and an RFMO spans an ocean, where the table prunes least.
+ */
+export const REGION_TABLE_MEMBERS: readonly RegionMember[] = REGION_MEMBERS.map((m) => m.member).filter((m) => m !== 'rfmo');
+
+export const CREATE_REGION_TABLES = [
+  `CREATE TABLE IF NOT EXISTS region_events (
+     version_id USMALLINT NOT NULL, member VARCHAR NOT NULL, region VARCHAR NOT NULL, kind VARCHAR NOT NULL,
+     start_ts TIMESTAMP NOT NULL, end_ts TIMESTAMP, vessel_flag VARCHAR, vessel_type VARCHAR)`,
+  // The versions whose rows are in region_events: a database written before the table has none.
+  `CREATE TABLE IF NOT EXISTS region_versions (version_id USMALLINT PRIMARY KEY)`,
+];
+
+/** Copies the versions' rows from events, one per event and region, sorted by region, and lists the versions. */
+export async function insertRegionRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
+  if (versionIds.length === 0) return;
+  const list = versionIds.map(Number).join(', ');
+  // list_distinct: a region listed twice in an event's list is still one event in its total.
+  const perLayer = REGION_MEMBERS.filter((m) => REGION_TABLE_MEMBERS.includes(m.member)).map((m) =>
+    `SELECT version_id, '${m.member}' AS member, unnest(list_distinct(${m.column})) AS region, kind, start_ts, end_ts, vessel_flag, vessel_type
+       FROM events WHERE version_id IN (${list})`);
+  await c.run(`INSERT INTO region_events SELECT * FROM (${perLayer.join(' UNION ALL ')}) WHERE region IS NOT NULL ORDER BY version_id, member, region, start_ts`);
+  await c.run(`INSERT INTO region_versions SELECT unnest([${list}])`);
+}
+
+/** Writes the rows of every version not yet in region_events (all of them in an older file); resolves to how many. */
+export async function writeMissingRegionRows(c: DuckDBConnection): Promise<number> {
+  const missing = (await c.runAndReadAll(
+    `SELECT version_id::INTEGER FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM region_versions) ORDER BY 1`,
+  )).getRowsJS().map((r) => r[0] as number);
+  await insertRegionRows(c, missing);
+  return missing.length;
+}
+
+export async function dropRegionRows(c: DuckDBConnection, versionId: number): Promise<void> {
+  await c.run(`DELETE FROM region_events WHERE version_id = ?`, [versionId]);
+  await c.run(`DELETE FROM region_versions WHERE version_id = ?`, [versionId]);
+}
+
+/** The versions the server may read from region_events, read once when the database is opened. */
+export async function readRegionVersions(c: DuckDBConnection): Promise<ReadonlySet<number>> {
+  if (!(await tableExists(c, 'region_versions'))) return new Set();
+  return new Set((await c.runAndReadAll(`SELECT version_id::INTEGER FROM region_versions`)).getRowsJS().map((r) => r[0] as number));
+}
+
+/** The fields region_events has columns for, besides the region (render-plan.ts's column names). */
+const REGION_TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'kind', 'start', 'end', 'vesselFlag', 'vesselType']);
+
+/** A query the table counts: its one region and its other conditions. */
+export interface RegionPlan {
+  region: { member: RegionMember; id: string };
+  others: Condition[];
+}
+
+/**
+ * The plan when region_events answers the query's total: every dataset version is in it, its area
+ * is one region of a layer the table holds (an event in two of several regions would be two
+ * rows), and every other condition reads only fields the table has (versions, kinds, start and end,
+ * flags and vessel types: the time window, types, durations, open gaps).
+ */
+export function regionPlan(query: EventQuery, versions: ReadonlySet<number>): RegionPlan | undefined {
+  if (query.area?.type !== 'regions' || !query.datasets.every((d) => versions.has(d.resolved.versionId))) return undefined;
+  const conditions = planFilters(query);
+  const regions = conditions.filter((c): c is Extract<Condition, { is: 'inRegion' }> => c.is === 'inRegion');
+  if (regions.length !== 1 || !REGION_TABLE_MEMBERS.includes(regions[0]!.member)) return undefined;
+  const others = conditions.filter((c) => c.is !== 'inRegion');
+  const { fields, other } = fieldsRead(others);
+  if (other.size > 0 || ![...fields].every((f) => REGION_TABLE_FIELDS.has(f))) return undefined;
+  return { region: { member: regions[0]!.member, id: regions[0]!.id }, others };
+}
+
+/** The region's rows that meet the other conditions: FROM and WHERE. */
+function rowsOf(b: SqlBuilder<DuckDBValue>, plan: RegionPlan): string {
+  const where = [`member = ${b.param(plan.region.member)}`, `region = ${b.param(plan.region.id)}`, ...plan.others.map((c) => renderCondition(b, c))];
+  return `FROM region_events WHERE ${where.join(' AND ')}`;
+}
+
+export async function regionCount(c: DuckDBConnection, plan: RegionPlan): Promise<number> {
+  const b = new SqlBuilder<DuckDBValue>();
+  return (await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rowsOf(b, plan)}`, b.params)).getRowsJS()[0]![0] as number;
+}
+
+/**
+ * Where a page sorted by start begins: the start (µs) of its earliest row, and how many of the
+ * query's rows start earlier. Undefined when the page is past the end of the list. The events
+ * table then finds the page from that start on, and the rows before it are not read again.
+ */
+export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery, total: number): Promise<{ startUs: number; before: number } | undefined> {
+  const first = query.sort === '-start' ? Math.max(0, total - query.offset - query.limit) : query.offset;
+  const end = query.sort === '-start' ? total - query.offset : query.offset + query.limit;
+  if (first >= Math.min(end, total)) return undefined;
+  const b = new SqlBuilder<DuckDBValue>();
+  const rows = rowsOf(b, plan);
+  const row = (await c.runAndReadAll(
+    `WITH matching AS (SELECT start_ts ${rows}), first AS (SELECT start_ts FROM matching ORDER BY start_ts LIMIT 1 OFFSET ${b.param(first)})
+     SELECT epoch_us(first.start_ts)::DOUBLE, (SELECT count(*) FROM matching WHERE matching.start_ts < first.start_ts)::DOUBLE FROM first`,
+    b.params,
+  )).getRowsJS()[0] as [number, number] | undefined;
+  return row && { startUs: row[0], before: row[1] };
+}
