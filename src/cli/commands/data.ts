@@ -116,7 +116,7 @@ export const versionsCommand: Command = {
 
 export const migrateCommand: Command = {
   usage: 'vessel-events migrate --db PATH',
-  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the table sorted by place (polygon queries). The old file is replaced only when the new one is complete.',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals). The old file is replaced only when the new one is complete.',
   options: ['db'],
   async run(flags) {
     const dbPath = option('db', flags);

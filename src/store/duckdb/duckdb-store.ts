@@ -13,7 +13,7 @@ import { compileRows, compileSearch, type Source } from './compile.ts';
 import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
-import { inStoredOrder, nothing, storedOrderPage } from './stored-order.ts';
+import { inStoredOrder, nothing, readStartRanges, startFromEnd, storedOrderPage, type StartRanges } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
@@ -58,6 +58,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly spatialCells: ReadonlyMap<number, Int32Array>,
     /** The versions region_events holds (region-table.ts). */
     private readonly regionVersions: ReadonlySet<number>,
+    /** Each version's earliest and latest start (stored-order.ts). */
+    private readonly startRanges: StartRanges,
     contents: CatalogContents,
   ) {
     super(contents);
@@ -88,9 +90,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
+    const startRanges = await readStartRanges(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
+    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, startRanges, { versions, groups, regions, generation });
   }
 
   engineLoad(): EngineLoad {
@@ -126,7 +129,9 @@ export class DuckDbStore extends Catalog implements EventStore {
           const from = await regionPageStart(connection, region, query, regionTotal);
           page = from ? await storedOrderPage(connection, query, regionTotal, from) : nothing();
         } else if (inStoredOrder(query)) {
-          page = await storedOrderPage(connection, query, total ?? (await countOn(connection, query, undefined)));
+          const listTotal = total ?? (await countOn(connection, query, undefined));
+          const from = await startFromEnd(connection, query, listTotal, this.startRanges.get(query.datasets[0]!.resolved.versionId));
+          page = await storedOrderPage(connection, query, listTotal, from);
         } else {
           const search = compileSearch(query, 'entry');
           page = textChunks(await connection.stream(search.sql, search.params));
@@ -166,7 +171,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     const startMs = Date.parse((JSON.parse(entry) as { start: string }).start);
     const rows = await this.pool.use('light', (c) => readRows(
       c,
-      `SELECT ${select} FROM events WHERE version_id = $1 AND start_ts BETWEEN epoch_ms($2::BIGINT) AND epoch_ms($3::BIGINT) AND id = $4`,
+      `SELECT ${select} FROM events WHERE version_id = $1::USMALLINT AND start_ts BETWEEN epoch_ms($2::BIGINT) AND epoch_ms($3::BIGINT) AND id = $4`,
       [dataset.resolved.versionId, startMs - 1, startMs + 1, id],
     ));
     return rows[0] ? toRecord(rows[0]) : undefined;

@@ -12,7 +12,7 @@ import { fieldsRead, planFilters, type Condition, type Field } from '../../query
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { compilePolygons } from './polygon-sql.ts';
-import { renderCondition } from './render-plan.ts';
+import { renderCondition, typedParam } from './render-plan.ts';
 import { tableExists } from './tables.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 
@@ -229,7 +229,7 @@ async function entriesOf(c: DuckDBConnection, page: [number, string, number][]):
   const entries = new Map<string, string>();
   for (const [version, { ids, first, last }] of byVersion) {
     const b = new SqlBuilder<DuckDBValue>();
-    const sql = `SELECT id, entry FROM events WHERE version_id = ${b.param(version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(ids)})`;
+    const sql = `SELECT id, entry FROM events WHERE version_id = ${typedParam(b, 'version_id', version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(ids)})`;
     for (const [id, entry] of (await c.runAndReadAll(sql, b.params)).getRowsJS() as [string, string][]) entries.set(`${version}\u0000${id}`, entry);
   }
   return page.map(([version, id]) => {

@@ -1,0 +1,96 @@
+// Pages read in storage order (src/store/duckdb/stored-order.ts) that begin from a start found
+// near the list's end (-start pages, startFromEnd) are the events table's pages, however the
+// list's events are spread over the version's range of starts.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { Random } from '../../src/data/demo/random.ts';
+import { normalizeListQuery } from '../../src/query/normalize.ts';
+import type { EventFilters } from '../../src/query/schema.ts';
+import { TIME_FILTER_MODES } from '../../src/query/kinds.ts';
+import type { ListQuery } from '../../src/query/types.ts';
+import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
+import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
+import { readStartRanges, startFromEnd } from '../../src/store/duckdb/stored-order.ts';
+import { readOnly } from '../../src/store/duckdb/inspect.ts';
+import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+
+let fixture: Fixture;
+before(async () => {
+  fixture = await buildFixtureDb({ events: 3000, seed: 11 });
+});
+after(() => fixture.cleanup());
+
+const DATASETS = ['public-global-fishing-events:latest', 'public-global-port-visits-events:latest', 'public-global-gaps-events:latest'];
+
+function randomQuery(r: Random): EventFilters {
+  const filters: EventFilters = { datasets: [r.pick(DATASETS)] };
+  // Windows of any length and place, so the list's events crowd anywhere in the version's range.
+  if (r.chance(0.6)) {
+    const start = Date.UTC(2017, 0, 1) + Math.floor(r.next() * 7 * 365) * 86_400_000;
+    filters.startDate = new Date(start).toISOString().slice(0, 10);
+    filters.endDate = new Date(start + r.int(1, 1500) * 86_400_000).toISOString().slice(0, 10);
+    if (r.chance(0.5)) filters.timeFilterMode = r.pick(TIME_FILTER_MODES);
+  } else if (r.chance(0.3)) {
+    filters.endDate = `${r.int(2017, 2019)}-0${r.int(1, 9)}-01`;
+  }
+  if (r.chance(0.3)) filters.flags = [r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA'])];
+  return filters;
+}
+
+async function eventsPage(query: ListQuery): Promise<{ total: number; ids: string[] }> {
+  return readOnly(fixture.dbPath, async (c) => {
+    const rows = compileRows(query);
+    const page = compileSearch(query, 'id');
+    return {
+      total: Number((await c.runAndReadAll(`SELECT count(*) ${rows.sql}`, rows.params as never)).getRowsJS()[0]![0]),
+      ids: (await c.runAndReadAll(page.sql, page.params as never)).getRowsJS().map((x) => x[0] as string),
+    };
+  });
+}
+
+test('200 random -start pages found from the list\'s end: the events table\'s pages', async () => {
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  const ranges = await readOnly(fixture.dbPath, readStartRanges);
+  const ctx = { catalog: store, access: { canRead: () => true } };
+  const r = new Random(77);
+  let fromEnd = 0;
+  try {
+    for (let i = 0; i < 200; i++) {
+      const filters = randomQuery(r);
+      const probe = await normalizeListQuery(filters, { limit: 1, offset: 0, sort: '-start' }, ctx);
+      const total = await store.count(probe);
+      if (total === 0) continue;
+      const limit = r.pick([1, 5, 20, 100]);
+      const query = await normalizeListQuery(filters, { limit, offset: r.int(0, Math.max(0, Math.floor(total / 2) - limit)), sort: '-start' }, ctx);
+      const expected = await eventsPage(query);
+      const from = await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, ranges.get(query.datasets[0]!.resolved.versionId)));
+      if (from) fromEnd++;
+      const ids: string[] = [];
+      for await (const chunk of await store.search(query, total)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
+      assert.deepEqual({ total, ids }, expected, `query ${i}: ${JSON.stringify({ filters, offset: query.offset, limit })} (from ${JSON.stringify(from)})`);
+    }
+  } finally {
+    await store.close();
+  }
+  assert.ok(fromEnd > 100, `only ${fromEnd} of 200 pages began from the list's end`);
+});
+
+test('a list whose events all lie early in the version\'s range is not found from its end', async () => {
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  const ranges = await readOnly(fixture.dbPath, readStartRanges);
+  try {
+    const ctx = { catalog: store, access: { canRead: () => true } };
+    const query = await normalizeListQuery({ datasets: [DATASETS[0]!], endDate: '2017-03-01' }, { limit: 10, offset: 0, sort: '-start' }, ctx);
+    const total = await store.count(query);
+    assert.ok(total > 20);
+    const range = ranges.get(query.datasets[0]!.resolved.versionId)!;
+    assert.ok(range.lastUs > Date.UTC(2024, 0, 1) * 1000, 'the version reaches years past the window');
+    // Each guess reaches four times further back than the last; none reaches back to early 2017.
+    assert.equal(await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, range)), undefined);
+    const ids: string[] = [];
+    for await (const chunk of await store.search(query, total)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
+    assert.deepEqual({ total, ids }, await eventsPage(query));
+  } finally {
+    await store.close();
+  }
+});
