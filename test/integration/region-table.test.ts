@@ -8,20 +8,18 @@ import { after, before, test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { Random } from '../../src/data/demo/random.ts';
 import { REGION_MEMBERS } from '../../src/domain/regions.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/kinds.ts';
-import type { ListQuery } from '../../src/query/types.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
 import { readRegionVersions, REGION_TABLE_MEMBERS, regionPlan } from '../../src/store/duckdb/region-table.ts';
 import { copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
 import { SMALL_EVENTS } from '../fixtures/small-events.ts';
+import { eventsAnswer, storeAnswer, writing } from '../helpers/store-answers.ts';
 
 let fixture: Fixture;
 let scratch: string;
@@ -72,22 +70,6 @@ function randomRegionQuery(r: Random): { filters: EventFilters; paging: { limit:
   // A filter the table has no column for: the query reads events, with the same answers.
   if (r.chance(0.1)) filters.encounterTypes = ['CARRIER-FISHING'];
   return { filters, paging: { limit: r.pick([1, 7, 100, 1000]), offset: r.pick([0, 0, 3, 40, 500]), sort: r.pick([...SORT_VALUES, '+start', '-start'] as const) } };
-}
-
-async function storeAnswer(store: DuckDbStore, query: ListQuery): Promise<{ total: number; ids: string[] }> {
-  const ids: string[] = [];
-  for await (const chunk of await store.search(query)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-  return { total: await store.count(query), ids };
-}
-
-/** The same query on events, in SQL: the way every region query was read before the table. */
-async function eventsAnswer(c: DuckDBConnection, query: ListQuery): Promise<{ total: number; ids: string[] }> {
-  const rows = compileRows(query);
-  const page = compileSearch(query, 'id');
-  return {
-    total: Number((await c.runAndReadAll(`SELECT count(*) ${rows.sql}`, rows.params as never)).getRowsJS()[0]![0]),
-    ids: (await c.runAndReadAll(page.sql, page.params as never)).getRowsJS().map((x) => x[0] as string),
-  };
 }
 
 async function answersOf(path: string, requests: ReturnType<typeof randomRegionQuery>[]): Promise<{ total: number; ids: string[] }[]> {
@@ -176,18 +158,6 @@ test('a region an event lists twice is one event in the region\'s total and page
     small.cleanup();
   }
 });
-
-/** A writable connection (the loader's files are read through `readOnly`). */
-async function writing(path: string, work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
-  const instance = await DuckDBInstance.create(path);
-  const c = await instance.connect();
-  try {
-    await work(c);
-  } finally {
-    c.closeSync();
-    instance.closeSync();
-  }
-}
 
 test('a database without the table\'s rows answers from events, and migrate writes them', async () => {
   const dir = mkdtempSync(join(scratch, 'older-'));

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { CELL_KEY_SQL, cellKey, coverCells } from '../../src/geo/grid.ts';
 import type { Polygon, Ring } from '../../src/geo/geojson.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
@@ -17,13 +16,12 @@ import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES } from '../../src/query/kinds.ts';
-import type { ListQuery } from '../../src/query/types.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialPlan } from '../../src/store/duckdb/spatial-table.ts';
 import { copyDuckDbFiles, migrateDatabase } from '../../src/store/engines.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+import { eventsAnswer, storeAnswer, writing } from '../helpers/store-answers.ts';
 
 let fixture: Fixture;
 let scratch: string;
@@ -35,18 +33,6 @@ after(() => {
   fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
-
-/** A writable connection (the loader's files are read through `readOnly`). */
-async function writing(path: string, work: (c: DuckDBConnection) => Promise<void>): Promise<void> {
-  const instance = await DuckDBInstance.create(path);
-  const c = await instance.connect();
-  try {
-    await work(c);
-  } finally {
-    c.closeSync();
-    instance.closeSync();
-  }
-}
 
 const latitude = fc.oneof(fc.double({ min: -90, max: 90, noNaN: true }), fc.constantFrom(-90, 90, 0, -89.75, 89.5), fc.integer({ min: -180, max: 180 }).map((k) => k / 2));
 const longitude = fc.oneof(fc.double({ min: -180, max: 180, noNaN: true }), fc.constantFrom(-180, 180, 0, 179.5, -179.75), fc.integer({ min: -360, max: 360 }).map((k) => k / 2));
@@ -150,22 +136,6 @@ function randomPolygonQuery(r: Random): { filters: EventFilters; paging: { limit
   // A filter the table has no column for: the query reads events, with the same answers.
   if (r.chance(0.1)) filters.flags = [r.pick(g.flags)[0]];
   return { filters, paging: { limit: r.pick([1, 7, 100, SPATIAL_PAGE_LIMIT, SPATIAL_PAGE_LIMIT + 1]), offset: r.pick([0, 0, 3, 40]), sort: r.pick(SORT_VALUES) } };
-}
-
-async function storeAnswer(store: DuckDbStore, query: ListQuery): Promise<{ total: number; ids: string[] }> {
-  const ids: string[] = [];
-  for await (const chunk of await store.search(query)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-  return { total: await store.count(query), ids };
-}
-
-/** The same query on events, in SQL: the way every polygon query was read before the table. */
-async function eventsAnswer(c: DuckDBConnection, query: ListQuery): Promise<{ total: number; ids: string[] }> {
-  const rows = compileRows(query);
-  const page = compileSearch(query, 'id');
-  return {
-    total: Number((await c.runAndReadAll(`SELECT count(*) ${rows.sql}`, rows.params as never)).getRowsJS()[0]![0]),
-    ids: (await c.runAndReadAll(page.sql, page.params as never)).getRowsJS().map((x) => x[0] as string),
-  };
 }
 
 test('150 random polygon queries answered from the table sorted by place: the events table\'s totals and pages', async () => {

@@ -7,12 +7,11 @@ import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { TIME_FILTER_MODES } from '../../src/query/kinds.ts';
-import type { ListQuery } from '../../src/query/types.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { compileRows, compileSearch } from '../../src/store/duckdb/compile.ts';
 import { readStartRanges, startFromEnd } from '../../src/store/duckdb/stored-order.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+import { eventsAnswer, storeAnswer } from '../helpers/store-answers.ts';
 
 let fixture: Fixture;
 before(async () => {
@@ -37,17 +36,6 @@ function randomQuery(r: Random): EventFilters {
   return filters;
 }
 
-async function eventsPage(query: ListQuery): Promise<{ total: number; ids: string[] }> {
-  return readOnly(fixture.dbPath, async (c) => {
-    const rows = compileRows(query);
-    const page = compileSearch(query, 'id');
-    return {
-      total: Number((await c.runAndReadAll(`SELECT count(*) ${rows.sql}`, rows.params as never)).getRowsJS()[0]![0]),
-      ids: (await c.runAndReadAll(page.sql, page.params as never)).getRowsJS().map((x) => x[0] as string),
-    };
-  });
-}
-
 test('200 random -start pages found from the list\'s end: the events table\'s pages', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
   const ranges = await readOnly(fixture.dbPath, readStartRanges);
@@ -62,12 +50,10 @@ test('200 random -start pages found from the list\'s end: the events table\'s pa
       if (total === 0) continue;
       const limit = r.pick([1, 5, 20, 100]);
       const query = await normalizeListQuery(filters, { limit, offset: r.int(0, Math.max(0, Math.floor(total / 2) - limit)), sort: '-start' }, ctx);
-      const expected = await eventsPage(query);
+      const expected = await readOnly(fixture.dbPath, (c) => eventsAnswer(c, query));
       const from = await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, ranges.get(query.datasets[0]!.resolved.versionId)));
       if (from) fromEnd++;
-      const ids: string[] = [];
-      for await (const chunk of await store.search(query, total)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-      assert.deepEqual({ total, ids }, expected, `query ${i}: ${JSON.stringify({ filters, offset: query.offset, limit })} (from ${JSON.stringify(from)})`);
+      assert.deepEqual(await storeAnswer(store, query), expected, `query ${i}: ${JSON.stringify({ filters, offset: query.offset, limit })} (from ${JSON.stringify(from)})`);
     }
   } finally {
     await store.close();
@@ -87,9 +73,7 @@ test('a list whose events all lie early in the version\'s range is not found fro
     assert.ok(range.lastUs > Date.UTC(2024, 0, 1) * 1000, 'the version reaches years past the window');
     // Each guess reaches four times further back than the last; none reaches back to early 2017.
     assert.equal(await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, range)), undefined);
-    const ids: string[] = [];
-    for await (const chunk of await store.search(query, total)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-    assert.deepEqual({ total, ids }, await eventsPage(query));
+    assert.deepEqual(await storeAnswer(store, query), await readOnly(fixture.dbPath, (c) => eventsAnswer(c, query)));
   } finally {
     await store.close();
   }

@@ -12,7 +12,7 @@ import { fieldsRead, planFilters, type Condition, type Field } from '../../query
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
-import { tableExists } from './tables.ts';
+import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 
 /**
  * The layers the table holds. RFMOs are left out: an event lies in 6.1 of them on average (1M
@@ -43,16 +43,13 @@ export async function insertRegionRows(c: DuckDBConnection, versionIds: readonly
 
 /** Writes the rows of every version not yet in region_events (all of them in an older file); resolves to how many. */
 export async function writeMissingRegionRows(c: DuckDBConnection): Promise<number> {
-  const missing = (await c.runAndReadAll(
-    `SELECT version_id::INTEGER FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM region_versions) ORDER BY 1`,
-  )).getRowsJS().map((r) => r[0] as number);
+  const missing = await versionsMissingFrom(c, 'region_versions');
   await insertRegionRows(c, missing);
   return missing.length;
 }
 
-export async function dropRegionRows(c: DuckDBConnection, versionId: number): Promise<void> {
-  await c.run(`DELETE FROM region_events WHERE version_id = ?`, [versionId]);
-  await c.run(`DELETE FROM region_versions WHERE version_id = ?`, [versionId]);
+export function dropRegionRows(c: DuckDBConnection, versionId: number): Promise<void> {
+  return deleteVersionRows(c, ['region_events', 'region_versions'], versionId);
 }
 
 /** The versions the server may read from region_events, read once when the database is opened. */

@@ -13,7 +13,7 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { compilePolygons } from './polygon-sql.ts';
 import { renderCondition, typedParam } from './render-plan.ts';
-import { tableExists } from './tables.ts';
+import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 
 export const CREATE_SPATIAL_TABLES = [
@@ -35,16 +35,13 @@ export async function insertSpatialRows(c: DuckDBConnection, versionIds: readonl
 
 /** Writes the rows of every version not yet in spatial_events (all of them in an older file); resolves to how many. */
 export async function writeMissingSpatialRows(c: DuckDBConnection): Promise<number> {
-  const missing = (await c.runAndReadAll(
-    `SELECT version_id::INTEGER FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM spatial_versions) ORDER BY 1`,
-  )).getRowsJS().map((r) => r[0] as number);
+  const missing = await versionsMissingFrom(c, 'spatial_versions');
   await insertSpatialRows(c, missing);
   return missing.length;
 }
 
-export async function dropSpatialRows(c: DuckDBConnection, versionId: number): Promise<void> {
-  await c.run(`DELETE FROM spatial_events WHERE version_id = ?`, [versionId]);
-  await c.run(`DELETE FROM spatial_versions WHERE version_id = ?`, [versionId]);
+export function dropSpatialRows(c: DuckDBConnection, versionId: number): Promise<void> {
+  return deleteVersionRows(c, ['spatial_events', 'spatial_versions'], versionId);
 }
 
 /**
