@@ -414,7 +414,8 @@ export class DuckDbWriter implements EngineWriter {
  * vessel_events. Events are sorted by time within each version, so a time window's zone maps skip
  * the rest, then by id so the stored order is the order of `sort=+start`
  * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
- * never carries their text. vessel_events takes the columns of a history, sorted by vessel; the
+ * never carries their text. vessel_events takes the columns of a history, sorted by version and
+ * vessel (vessel-table.ts says why version first); the
  * entries sorted by vessel go to the point files (point-files.ts); spatial_events takes the
  * positions sorted by place (spatial-table.ts), region_events the regions (region-table.ts).
  */
@@ -424,7 +425,7 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
   if (!servingTables) return;
   await c.run(
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
-       FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY vessel_key, start_ts`,
+       FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY version_id, vessel_key, start_ts`,
   );
   await insertSpatialRows(c, versionIds);
   await insertRegionRows(c, versionIds);
