@@ -124,9 +124,14 @@ export function copyDuckDbFiles(from: string, to: string): void {
   if (existsSync(pointFolder(from))) cpSync(pointFolder(from), pointFolder(to), { recursive: true });
 }
 
+/**
+ * The point files first, so that whoever finds the file finds them too. Renaming a folder onto one
+ * that holds files fails (ENOTEMPTY), before the file is moved: two moves to one place never leave
+ * one's file beside the other's point files.
+ */
 export function moveDuckDbFiles(from: string, to: string): void {
-  renameSync(from, to);
   if (existsSync(pointFolder(from))) renameSync(pointFolder(from), pointFolder(to));
+  renameSync(from, to);
 }
 
 export function removeDuckDbFiles(path: string): void {

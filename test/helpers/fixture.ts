@@ -67,20 +67,28 @@ async function buildDatabase(database: Database, demo: { events: number; seed: n
   });
 }
 
-/** The cached database for these options, built first if no test file has built it yet. */
-async function cachedDatabase(demo: { events: number; seed: number }, version: string): Promise<string> {
+/**
+ * The cached database for these options, built first if no test file has built it yet, and what
+ * to do once it is copied. Test files running at once may both build it: the first to move its
+ * build into place wins, and the other copies its own build, then removes it.
+ */
+async function cachedDatabase(demo: { events: number; seed: number }, version: string): Promise<{ path: string; copied(): void }> {
   const cached = join(CACHE_DIR, `${demo.events}-${demo.seed}-${version}-${digestOfSources()}.duckdb`);
-  if (existsSync(cached)) return cached;
+  const kept = { path: cached, copied: () => {} };
+  if (existsSync(cached)) return kept;
   mkdirSync(CACHE_DIR, { recursive: true });
-  // Built under a name of its own and renamed into place: test files running at once never see half of one.
+  // Built under a name of its own and moved into place: test files running at once never see half of one.
   const building = `${cached}.building-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
     await buildDatabase({ engine: 'duckdb', path: building }, demo, version);
     moveDuckDbFiles(building, cached);
-  } finally {
+    return kept;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') return { path: building, copied: () => removeDuckDbFiles(building) };
     removeDuckDbFiles(building);
+    throw e;
   }
-  return cached;
 }
 
 export async function buildFixtureDb(options: { events?: number; seed?: number; version?: string } = {}): Promise<Fixture> {
@@ -88,7 +96,9 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
   const dbPath = join(dir, 'events.duckdb');
   const demo = { events: options.events ?? 3000, seed: options.seed ?? 7 };
   const version = options.version ?? 'v20240101';
-  copyDuckDbFiles(await cachedDatabase(demo, version), dbPath);
+  const cached = await cachedDatabase(demo, version);
+  copyDuckDbFiles(cached.path, dbPath);
+  cached.copied();
   const { records, groups } = await readStored(dbPath);
   let rows: PublishedRow[] | undefined;
   const database: Database = TEST_ENGINE === 'postgres'

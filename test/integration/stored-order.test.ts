@@ -8,7 +8,7 @@ import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import { TIME_FILTER_MODES } from '../../src/query/kinds.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
-import { readStartRanges, startFromEnd } from '../../src/store/duckdb/stored-order.ts';
+import { readStartRange, startFromEnd } from '../../src/store/duckdb/stored-order.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 import { eventsAnswer, storeAnswer } from '../helpers/store-answers.ts';
@@ -38,7 +38,6 @@ function randomQuery(r: Random): EventFilters {
 
 test('200 random -start pages found from the list\'s end: the events table\'s pages', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
-  const ranges = await readOnly(fixture.dbPath, readStartRanges);
   const ctx = { catalog: store, access: { canRead: () => true } };
   const r = new Random(77);
   let fromEnd = 0;
@@ -51,7 +50,7 @@ test('200 random -start pages found from the list\'s end: the events table\'s pa
       const limit = r.pick([1, 5, 20, 100]);
       const query = await normalizeListQuery(filters, { limit, offset: r.int(0, Math.max(0, Math.floor(total / 2) - limit)), sort: '-start' }, ctx);
       const expected = await readOnly(fixture.dbPath, (c) => eventsAnswer(c, query));
-      const from = await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, ranges.get(query.datasets[0]!.resolved.versionId)));
+      const from = await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, () => readStartRange(c, query.datasets[0]!.resolved.versionId)));
       if (from) fromEnd++;
       assert.deepEqual(await storeAnswer(store, query), expected, `query ${i}: ${JSON.stringify({ filters, offset: query.offset, limit })} (from ${JSON.stringify(from)})`);
     }
@@ -63,16 +62,15 @@ test('200 random -start pages found from the list\'s end: the events table\'s pa
 
 test('a list whose events all lie early in the version\'s range is not found from its end', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
-  const ranges = await readOnly(fixture.dbPath, readStartRanges);
   try {
     const ctx = { catalog: store, access: { canRead: () => true } };
     const query = await normalizeListQuery({ datasets: [DATASETS[0]!], endDate: '2017-03-01' }, { limit: 10, offset: 0, sort: '-start' }, ctx);
     const total = await store.count(query);
     assert.ok(total > 20);
-    const range = ranges.get(query.datasets[0]!.resolved.versionId)!;
+    const range = await readOnly(fixture.dbPath, (c) => readStartRange(c, query.datasets[0]!.resolved.versionId));
     assert.ok(range.lastUs > Date.UTC(2024, 0, 1) * 1000, 'the version reaches years past the window');
     // Each guess reaches four times further back than the last; none reaches back to early 2017.
-    assert.equal(await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, range)), undefined);
+    assert.equal(await readOnly(fixture.dbPath, (c) => startFromEnd(c, query, total, async () => range)), undefined);
     assert.deepEqual(await storeAnswer(store, query), await readOnly(fixture.dbPath, (c) => eventsAnswer(c, query)));
   } finally {
     await store.close();

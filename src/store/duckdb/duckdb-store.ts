@@ -1,6 +1,6 @@
 // The DuckDB engine behind the EventStore interface. The server opens the file read-only: the
 // loader (src/store/duckdb/writer.ts) is the only writer.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
@@ -10,10 +10,12 @@ import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
+import { SqlBuilder } from '../sql.ts';
+import { typedParam } from './render-plan.ts';
 import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { textChunks } from './slices.ts';
-import { inStoredOrder, nothing, readStartRanges, startFromEnd, storedOrderPage, type StartRanges } from './stored-order.ts';
+import { inStoredOrder, nothing, readStartRange, startFromEnd, storedOrderPage, type StartRange } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
@@ -49,6 +51,9 @@ export function fileIdentity(path: string): string {
 }
 
 export class DuckDbStore extends Catalog implements EventStore {
+  /** Each version's earliest and latest start, read when a -start page first needs it (stored-order.ts). */
+  private readonly startRanges = new Map<number, StartRange>();
+
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
@@ -58,8 +63,6 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly spatialCells: ReadonlyMap<number, Int32Array>,
     /** The versions region_events holds (region-table.ts). */
     private readonly regionVersions: ReadonlySet<number>,
-    /** Each version's earliest and latest start (stored-order.ts). */
-    private readonly startRanges: StartRanges,
     contents: CatalogContents,
   ) {
     super(contents);
@@ -90,10 +93,9 @@ export class DuckDbStore extends Catalog implements EventStore {
     const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
-    const startRanges = await readStartRanges(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, startRanges, { versions, groups, regions, generation });
+    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
   }
 
   engineLoad(): EngineLoad {
@@ -130,7 +132,12 @@ export class DuckDbStore extends Catalog implements EventStore {
           page = from ? await storedOrderPage(connection, query, regionTotal, from) : nothing();
         } else if (inStoredOrder(query)) {
           const listTotal = total ?? (await countOn(connection, query, undefined));
-          const from = await startFromEnd(connection, query, listTotal, this.startRanges.get(query.datasets[0]!.resolved.versionId));
+          const versionId = query.datasets[0]!.resolved.versionId;
+          const from = await startFromEnd(connection, query, listTotal, async () => {
+            const range = this.startRanges.get(versionId) ?? (await readStartRange(connection, versionId));
+            this.startRanges.set(versionId, range);
+            return range;
+          });
           page = await storedOrderPage(connection, query, listTotal, from);
         } else {
           const search = compileSearch(query, 'entry');
@@ -169,11 +176,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     const entry = await points.entry(id);
     if (entry === undefined) return undefined;
     const startMs = Date.parse((JSON.parse(entry) as { start: string }).start);
-    const rows = await this.pool.use('light', (c) => readRows(
-      c,
-      `SELECT ${select} FROM events WHERE version_id = $1::USMALLINT AND start_ts BETWEEN epoch_ms($2::BIGINT) AND epoch_ms($3::BIGINT) AND id = $4`,
-      [dataset.resolved.versionId, startMs - 1, startMs + 1, id],
-    ));
+    const b = new SqlBuilder<DuckDBValue>();
+    const sql = `SELECT ${select} FROM events WHERE version_id = ${typedParam(b, 'version_id', dataset.resolved.versionId)}
+      AND start_ts BETWEEN epoch_ms(${b.param(startMs - 1)}::BIGINT) AND epoch_ms(${b.param(startMs + 1)}::BIGINT) AND id = ${b.param(id)}`;
+    const rows = await this.pool.use('light', (c) => readRows(c, sql, b.params));
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 

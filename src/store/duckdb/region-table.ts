@@ -19,7 +19,8 @@ import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts
  * demo), so they would have taken 70 of the table's 117 bytes per event and most of its load time,
  * and an RFMO spans an ocean, where the table prunes least.
  */
-export const REGION_TABLE_MEMBERS: readonly RegionMember[] = REGION_MEMBERS.map((m) => m.member).filter((m) => m !== 'rfmo');
+const REGION_TABLE_LAYERS = REGION_MEMBERS.filter((m) => m.member !== 'rfmo');
+export const REGION_TABLE_MEMBERS: readonly RegionMember[] = REGION_TABLE_LAYERS.map((m) => m.member);
 
 export const CREATE_REGION_TABLES = [
   `CREATE TABLE IF NOT EXISTS region_events (
@@ -34,7 +35,7 @@ export async function insertRegionRows(c: DuckDBConnection, versionIds: readonly
   if (versionIds.length === 0) return;
   const list = versionIds.map(Number).join(', ');
   // list_distinct: a region listed twice in an event's list is still one event in its total.
-  const perLayer = REGION_MEMBERS.filter((m) => REGION_TABLE_MEMBERS.includes(m.member)).map((m) =>
+  const perLayer = REGION_TABLE_LAYERS.map((m) =>
     `SELECT version_id, '${m.member}' AS member, unnest(list_distinct(${m.column})) AS region, kind, start_ts, end_ts, vessel_flag, vessel_type
        FROM events WHERE version_id IN (${list})`);
   await c.run(`INSERT INTO region_events SELECT * FROM (${perLayer.join(' UNION ALL ')}) WHERE region IS NOT NULL ORDER BY version_id, member, region, start_ts`);

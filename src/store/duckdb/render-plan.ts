@@ -36,7 +36,7 @@ export function timestamp(ms: number): DuckDBTimestampValue {
  * encounters on 10M events counted in 4.9 ms against 9.7, one EEZ and flag in 38.7 against 55.5
  * (docs/performance.md, "Regions: a table sorted by region").
  */
-export const PARAMETER_TYPE: Readonly<Record<string, string>> = { version_id: 'USMALLINT' };
+const PARAMETER_TYPE: Readonly<Record<string, string>> = { version_id: 'USMALLINT' };
 
 /** A bound value, cast to the column's type where it needs to be. */
 export function typedParam(b: SqlBuilder, column: string, value: DuckDBValue): string {
