@@ -110,6 +110,41 @@ test('a point file finds every id it holds, with its entry, and nothing else', a
   ), { seed: 11, numRuns: 60 });
 });
 
+/** The first `pairs` pairs of ids `id-<n>` whose keys share the high half (a birthday search, about 77,000 ids a pair). */
+function idsSharingHighHalf(pairs: number): [string, string][] {
+  const seen = new Map<number, string>();
+  const found: [string, string][] = [];
+  for (let n = 0; found.length < pairs; n++) {
+    const id = `id-${n}`;
+    const [high] = idKey(id);
+    const other = seen.get(high);
+    if (other === undefined) seen.set(high, id);
+    else found.push([other, id]);
+  }
+  return found;
+}
+
+test('ids whose keys share the high half are told apart, in the same block or in others', async () => {
+  const [[a, b], [c, absent]] = idsSharingHighHalf(2) as [[string, string], [string, string]];
+  assert.equal(idKey(a)[0], idKey(b)[0]);
+  assert.notEqual(idKey(a)[1], idKey(b)[1]);
+  // Entries of 70 KB (a block holds 64 KB) put every record of a different vessel in a block of its own; a pair on one vessel shares a block.
+  for (const [label, vessels] of [['apart', ['v1', 'v2', 'v3']], ['together', ['v1', 'v1', 'v1']]] as const) {
+    const path = join(scratch, `shared-high-${label}.points`);
+    const big = (x: string) => `${x}:${'x'.repeat(label === 'apart' ? 70_000 : 10)}`;
+    await writePointFile(path, 4, inChunks([[a, big(a), vessels[0]], [b, big(b), vessels[1]], [c, big(c), vessels[2]]], 2));
+    const file = await PointFile.open(path, 4);
+    try {
+      assert.equal(await file.entry(a), big(a));
+      assert.equal(await file.entry(b), big(b));
+      assert.equal(await file.entry(c), big(c));
+      assert.equal(await file.entry(absent), undefined);
+    } finally {
+      await file.close();
+    }
+  }
+});
+
 test('entries larger than a block, and vessels whose records span many blocks, are read back whole', async () => {
   const entries = Array.from({ length: 3000 }, (_, i): [string, string, string] => [`id-${i}`, `{"n":${i},"text":"${'é€x'.repeat(i % 7 === 0 ? 40000 : 50)}"}`, `v${i % 3}`]);
   const path = join(scratch, 'large.points');

@@ -22,7 +22,7 @@ import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, re
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
-import { historyMatches, historyPage, pointFilesAnswer } from './vessel-history.ts';
+import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan } from './spatial-table.ts';
 import { readRegionVersions, regionCount, regionPageStart, regionPlan } from './region-table.ts';
 
@@ -53,6 +53,11 @@ export function fileIdentity(path: string): string {
 export class DuckDbStore extends Catalog implements EventStore {
   /** Each version's earliest and latest start, read when a -start page first needs it (stored-order.ts). */
   private readonly startRanges = new Map<number, StartRange>();
+  /**
+   * A history's matches, kept for the query object that counted them: the route counts, then asks
+   * for the page of the same object, and the page then reads and filters no record again.
+   */
+  private readonly histories = new WeakMap<EventQuery, Promise<HistoryMatch[]>>();
 
   private constructor(
     private readonly instance: DuckDBInstance,
@@ -103,7 +108,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
-    if (pointFilesAnswer(query, this.points)) return (await historyMatches(query, this.points)).length;
+    if (pointFilesAnswer(query, this.points)) return (await this.historyOf(query)).length;
     const spatial = spatialPlan(query, this.spatialCells);
     if (spatial) return this.pool.use('heavy', (c) => spatialCount(c, spatial));
     const region = regionPlan(query, this.regionVersions);
@@ -113,7 +118,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
-    if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await historyMatches(query, this.points), query));
+    if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await this.historyOf(query), query));
     const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? spatialPlan(query, this.spatialCells) : undefined;
     if (spatial) return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query })));
     // vessel_events holds no entries: without point files, a history's page reads events.
@@ -151,6 +156,15 @@ export class DuckDbStore extends Catalog implements EventStore {
       throw e;
     }
     return heldPage(first, chunks, () => this.pool.release(connection));
+  }
+
+  private historyOf(query: EventQuery): Promise<HistoryMatch[]> {
+    let matches = this.histories.get(query);
+    if (!matches) {
+      matches = historyMatches(query, this.points);
+      this.histories.set(query, matches);
+    }
+    return matches;
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {

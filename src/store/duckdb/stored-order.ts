@@ -90,18 +90,27 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   // The start is an integer this code read from the database: written into the text.
   const rows = compileRows(query, from ? { from: 'events', after: `start_ts >= make_timestamp(${BigInt(Math.round(from.startUs))})` } : undefined);
   const n = rows.params.length;
-  const found = (await readRows(c, `SELECT rowid, epoch_us(start_ts)::DOUBLE ${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`, [...rows.params, end - start, start])) as [bigint, number][];
-  if (found.length === 0) return nothing();
+  const pageRows = `${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const pageParams = [...rows.params, end - start, start];
   // DuckDB does not skip row groups on a rowid range, and read every row's id (16 ms on 10M
   // events); the starts of the first and last rows let the zone maps find their row groups.
   const between = `SELECT entry ${rows.sql} AND start_ts BETWEEN make_timestamp($${n + 1}::BIGINT) AND make_timestamp($${n + 2}::BIGINT) AND rowid BETWEEN $${n + 3} AND $${n + 4}`;
-  const bounds = (first: [bigint, number], last: [bigint, number]) => [...rows.params, BigInt(first[1]), BigInt(last[1]), first[0], last[0]];
-  if (!descending) return textChunks(await c.stream(between, bounds(found[0]!, found[found.length - 1]!)));
+  const bounds = (firstRow: bigint, lastRow: bigint, firstUs: number, lastUs: number) => [...rows.params, BigInt(firstUs), BigInt(lastUs), firstRow, lastRow];
+  if (!descending) {
+    // The page's first and last rows are all an ascending page needs: DuckDB finds them (3.4 ms
+    // for the 10M file's first 99,999 fishing events) rather than hand every row over (118 ms).
+    const sql = `SELECT min(rowid), max(rowid), epoch_us(min(start_ts))::DOUBLE, epoch_us(max(start_ts))::DOUBLE FROM (SELECT rowid, start_ts ${pageRows})`;
+    const [firstRow, lastRow, firstUs, lastUs] = (await readRows(c, sql, pageParams))[0] as [bigint | null, bigint | null, number, number];
+    return firstRow === null || lastRow === null ? nothing() : textChunks(await c.stream(between, bounds(firstRow, lastRow, firstUs, lastUs)));
+  }
+  // A descending page is read in batches from its end, so it needs every row's place.
+  const found = (await readRows(c, `SELECT rowid, epoch_us(start_ts)::DOUBLE ${pageRows}`, pageParams)) as [bigint, number][];
+  if (found.length === 0) return nothing();
   return (async function* backwards() {
     for (let upper = found.length; upper > 0; upper -= BACKWARD_BATCH) {
       if (upper < found.length) await nextTurn();
       const lower = Math.max(0, upper - BACKWARD_BATCH);
-      const batch = await readRows(c, between, bounds(found[lower]!, found[upper - 1]!));
+      const batch = await readRows(c, between, bounds(found[lower]![0], found[upper - 1]![0], found[lower]![1], found[upper - 1]![1]));
       yield batch.map((r) => r[0] as string).reverse();
     }
   })();

@@ -26,45 +26,45 @@ export function pointFilesAnswer(query: EventQuery, points: ReadonlyMap<number, 
   return [...versions].every((v) => points.has(v)) && versions.size * query.vesselIds!.length <= MAX_RUNS;
 }
 
-interface Match {
+export interface HistoryMatch {
   record: VesselRecord;
   versionId: number;
 }
 
 /** The records of the query's vessels that meet every condition of its plan, version by version. */
-export async function historyMatches(query: EventQuery, points: ReadonlyMap<number, PointFile>): Promise<Match[]> {
+export async function historyMatches(query: EventQuery, points: ReadonlyMap<number, PointFile>): Promise<HistoryMatch[]> {
   const plan = planFilters(query);
   // A version named twice (a dataset by its version and as latest) is read once, as SQL's IN does.
   const kinds = new Map(query.datasets.map((d) => [d.resolved.versionId, d.resolved.kind]));
-  const matches: Match[] = [];
-  for (const [versionId, kind] of kinds) {
-    const file = points.get(versionId)!;
-    for (const vessel of query.vesselIds!) {
-      for (const record of await file.vesselRecords(vessel)) {
-        const valueOf = (field: Field): FieldValue => {
-          switch (field) {
-            case 'version': return versionId;
-            case 'id': return record.id;
-            case 'vessel': return record.vessel;
-            case 'kind': return kind;
-            case 'start': return record.startUs / 1000;
-            case 'end': return record.endUs === null ? null : record.endUs / 1000;
-            default: throw new Error(`a vessel history does not read ${field}`);
-          }
-        };
-        if (plan.every((c) => evaluatePlan(c, valueOf) === true)) matches.push({ record, versionId });
-      }
+  // Every (version, vessel) run's blocks are read at once: the reads overlap on libuv's threads.
+  const runs = [...kinds].flatMap(([versionId, kind]) => query.vesselIds!.map((vessel) => ({ versionId, kind, vessel })));
+  const read = await Promise.all(runs.map(({ versionId, vessel }) => points.get(versionId)!.vesselRecords(vessel)));
+  const matches: HistoryMatch[] = [];
+  for (const [k, { versionId, kind }] of runs.entries()) {
+    for (const record of read[k]!) {
+      const valueOf = (field: Field): FieldValue => {
+        switch (field) {
+          case 'version': return versionId;
+          case 'id': return record.id;
+          case 'vessel': return record.vessel;
+          case 'kind': return kind;
+          case 'start': return record.startUs / 1000;
+          case 'end': return record.endUs === null ? null : record.endUs / 1000;
+          default: throw new Error(`a vessel history does not read ${field}`);
+        }
+      };
+      if (plan.every((c) => evaluatePlan(c, valueOf) === true)) matches.push({ record, versionId });
     }
   }
   return matches;
 }
 
 /** The page's stored entries: the matches in the list's order (sql.ts ORDER_BY), offset and limit applied. */
-export function historyPage(matches: Match[], query: ListQuery): string[] {
+export function historyPage(matches: HistoryMatch[], query: ListQuery): string[] {
   return [...matches].sort(ORDER[query.sort]).slice(query.offset, query.offset + query.limit).map((m) => m.record.entry());
 }
 
-type Order = (a: Match, b: Match) => number;
+type Order = (a: HistoryMatch, b: HistoryMatch) => number;
 const byId: Order = (a, b) => compareUtf8(a.record.id, b.record.id);
 const byStart: Order = (a, b) => a.record.startUs - b.record.startUs;
 // An open event has not ended: it sorts after every ended event on +end and before them on -end.
