@@ -8,7 +8,7 @@ import type { EventKind } from '../domain/kinds.ts';
 import { EVENT_KINDS } from '../domain/kinds.ts';
 import type { ListFormat } from '../query/kinds.ts';
 import type { EntryShape } from '../query/types.ts';
-import { footerMembers, streamListBody, type ListFooter } from './list-body.ts';
+import { footerMembers, joinable, streamListBody, type EntryPages, type ListFooter } from './list-body.ts';
 import { pathTree, project } from './paths.ts';
 import { entryShaper, SUMMARY, type Entry } from './shaping.ts';
 import type { WireFormat } from './wire.ts';
@@ -38,15 +38,23 @@ export function formatFromAccept(accept: string | undefined, allowed: readonly L
 }
 
 /** A page in the chosen format; `kinds` are the kinds of the datasets asked for (the CSV's kind columns). */
-export function streamListAs(format: ListFormat, pages: AsyncIterable<string[]> | Iterable<string[]>, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string> {
+export function streamListAs(format: ListFormat, pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
   if (format === 'json') return streamListBody(pages, footer, wire, shape);
   if (format === 'ndjson') return streamNdjson(pages, wire, shape);
   if (format === 'geojson') return streamGeoJson(pages, footer, wire, shape);
   return streamCsv(pages, wire, shape, kinds);
 }
 
-async function* streamNdjson(pages: AsyncIterable<string[]> | Iterable<string[]>, wire: WireFormat, shape: EntryShape): AsyncGenerator<string> {
+async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
   const shaped = entryShaper(shape, wire);
+  if (!shaped && joinable(pages)) {
+    for await (const bytes of pages.joined('\n')) {
+      if (bytes.length === 0) continue;
+      yield bytes;
+      yield '\n';
+    }
+    return;
+  }
   for await (const entries of pages) {
     if (entries.length === 0) continue;
     yield `${(shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Entry))) : entries).join('\n')}\n`;

@@ -18,19 +18,39 @@ export interface ListFooter {
  * only a request that asks for another form (the `spec` wire format, summary, includes,
  * include-regions=false) parses and reshapes them.
  */
-export async function* streamListBody(pages: AsyncIterable<string[]> | Iterable<string[]>, footer: ListFooter, wire: WireFormat, shape: EntryShape): AsyncGenerator<string> {
+export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
   const shaped = entryShaper(shape, wire);
   yield '{"entries":[';
   let first = true;
-  for await (const entries of pages) {
-    // The store hands over small chunks with a turn of the event loop between them (PageStream),
-    // so writing one never holds other requests for long.
-    if (entries.length === 0) continue;
-    const texts = shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Record<string, unknown>))) : entries;
-    yield (first ? '' : ',') + texts.join(',');
-    first = false;
+  if (!shaped && joinable(pages)) {
+    // Written as stored: the engine's bytes, with no string made of any entry.
+    for await (const bytes of pages.joined(',')) {
+      if (bytes.length === 0) continue;
+      if (!first) yield ',';
+      yield bytes;
+      first = false;
+    }
+  } else {
+    for await (const entries of pages) {
+      // The store hands over small chunks with a turn of the event loop between them (PageStream),
+      // so writing one never holds other requests for long.
+      if (entries.length === 0) continue;
+      const texts = shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Record<string, unknown>))) : entries;
+      yield (first ? '' : ',') + texts.join(',');
+      first = false;
+    }
   }
   yield `],${footerMembers(footer)}}`;
+}
+
+/** A page's chunks of stored texts; the store's pages (PageStream) can also be read as joined bytes. */
+export type EntryPages = AsyncIterable<string[]> | Iterable<string[]> | JoinablePages;
+interface JoinablePages extends AsyncIterable<string[]> {
+  joined(separator: ',' | '\n'): AsyncIterable<Buffer>;
+}
+
+export function joinable(pages: EntryPages): pages is JoinablePages {
+  return typeof (pages as Partial<JoinablePages>).joined === 'function';
 }
 
 /** The offset of the next page; null on the last page: gfwr loops for ever on a non-null one. */

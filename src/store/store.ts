@@ -48,9 +48,18 @@ export interface EventStore extends DatasetCatalog {
  * texts. Chunks are small (one engine chunk, a few thousand entries at most) with a turn of the
  * event loop between them, so writing one never holds the other requests for long.
  */
+/** What a page's entries are joined with when read as bytes: one byte. */
+export type Separator = ',' | '\n';
+
 export interface PageStream extends AsyncIterable<string[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
   discard(): Promise<void>;
+  /**
+   * The same entries read instead as bytes: each chunk's entries joined by the separator, in UTF-8.
+   * A page written as stored goes to the socket this way, with no JS string per entry
+   * (src/store/entry-chunks.ts). A page is read one way or the other, once.
+   */
+  joined(separator: Separator): AsyncIterable<Buffer>;
 }
 
 /**

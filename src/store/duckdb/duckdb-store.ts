@@ -14,7 +14,8 @@ import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
 import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
-import { textChunks } from './slices.ts';
+import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
+import { pageStream, type EntryChunk } from '../entry-chunks.ts';
 import { inStoredOrder, nothing, readStartRange, startFromEnd, storedOrderPage, type StartRange } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
 import { readRows } from './read-rows.ts';
@@ -123,12 +124,12 @@ export class DuckDbStore extends Catalog implements EventStore {
     if (spatial) return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query })));
     // vessel_events holds no entries: without point files, a history's page reads events.
     const connection = await this.pool.acquire('heavy');
-    let chunks: AsyncIterator<string[]>;
-    let first: IteratorResult<string[]>;
+    let chunks: AsyncIterator<EntryChunk>;
+    let first: IteratorResult<EntryChunk>;
     try {
       // The costly part (the sort, or finding the page) and the first chunk, under the time limit.
       ({ chunks, first } = await this.pool.timed(connection, async () => {
-        let page: AsyncIterable<string[]>;
+        let page: AsyncIterable<EntryChunk>;
         const region = regionPlan(query, this.regionVersions);
         if (inStoredOrder(query) && region) {
           // region_events finds where the page begins; events reads it from there.
@@ -145,8 +146,8 @@ export class DuckDbStore extends Catalog implements EventStore {
           });
           page = await storedOrderPage(connection, query, listTotal, from);
         } else {
-          const search = compileSearch(query, 'entry');
-          page = textChunks(await connection.stream(search.sql, search.params));
+          const search = compileSearch(query, ENTRY_BYTES_SQL);
+          page = entryChunks(await connection.stream(search.sql, search.params));
         }
         const iterator = page[Symbol.asyncIterator]();
         return { chunks: iterator, first: await iterator.next() };
@@ -226,19 +227,18 @@ function sourceOf(query: EventQuery): Source | undefined {
 
 /** A page already read whole (it holds no engine). */
 function pageOf(entries: string[]): PageStream {
-  return {
+  return pageStream({
     async *[Symbol.asyncIterator]() {
       if (entries.length > 0) yield entries;
     },
-    async discard() {},
-  };
+  }, async () => {});
 }
 
 /**
  * The page's chunks, the first already read; `release` runs once, when the last chunk is read, the
  * reader stops early, or the page is discarded unread.
  */
-function heldPage(first: IteratorResult<string[]>, rest: AsyncIterator<string[]>, release: () => void): PageStream {
+function heldPage(first: IteratorResult<EntryChunk>, rest: AsyncIterator<EntryChunk>, release: () => void): PageStream {
   let started = false;
   let released = false;
   const releaseOnce = () => {
@@ -247,7 +247,7 @@ function heldPage(first: IteratorResult<string[]>, rest: AsyncIterator<string[]>
       release();
     }
   };
-  return {
+  return pageStream({
     async *[Symbol.asyncIterator]() {
       started = true;
       let finished = first.done;
@@ -263,11 +263,10 @@ function heldPage(first: IteratorResult<string[]>, rest: AsyncIterator<string[]>
         releaseOnce();
       }
     },
-    async discard() {
-      if (started) return;
-      started = true;
-      if (!first.done) await rest.return?.(undefined);
-      releaseOnce();
-    },
-  };
+  }, async () => {
+    if (started) return;
+    started = true;
+    if (!first.done) await rest.return?.(undefined);
+    releaseOnce();
+  });
 }

@@ -9,7 +9,8 @@ import { compileRows } from './compile.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
 import { readRows } from './read-rows.ts';
-import { nextTurn, textChunks } from './slices.ts';
+import { ENTRY_BYTES_SQL, entryChunks, nextTurn, readEntryBytesReversed } from './slices.ts';
+import type { EntryChunk } from '../entry-chunks.ts';
 
 /** Whether storage order answers the query: one dataset version, sorted by start. */
 export function inStoredOrder(query: ListQuery): boolean {
@@ -61,7 +62,7 @@ export async function startFromEnd(c: DuckDBConnection, query: ListQuery, total:
 }
 
 /** A page with no entries. */
-export async function* nothing(): AsyncGenerator<string[]> {}
+export async function* nothing(): AsyncGenerator<EntryChunk> {}
 
 /** Entries of a descending page read per query, each batch then reversed. */
 const BACKWARD_BATCH = 2048;
@@ -80,7 +81,7 @@ export interface PageStart {
  * the ascending list's [total - offset - limit, total - offset), read from the end. With `from`,
  * the rows before its start are neither read nor counted: the page's place is shifted by them.
  */
-export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, total: number, from?: PageStart): Promise<AsyncIterable<string[]>> {
+export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, total: number, from?: PageStart): Promise<AsyncIterable<EntryChunk>> {
   const descending = query.sort === '-start';
   const skipped = from?.before ?? 0;
   const end = (descending ? total - query.offset : query.offset + query.limit) - skipped;
@@ -94,14 +95,14 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   const pageParams = [...rows.params, end - start, start];
   // DuckDB does not skip row groups on a rowid range, and read every row's id (16 ms on 10M
   // events); the starts of the first and last rows let the zone maps find their row groups.
-  const between = `SELECT entry ${rows.sql} AND start_ts BETWEEN make_timestamp($${n + 1}::BIGINT) AND make_timestamp($${n + 2}::BIGINT) AND rowid BETWEEN $${n + 3} AND $${n + 4}`;
+  const between = `SELECT ${ENTRY_BYTES_SQL} ${rows.sql} AND start_ts BETWEEN make_timestamp($${n + 1}::BIGINT) AND make_timestamp($${n + 2}::BIGINT) AND rowid BETWEEN $${n + 3} AND $${n + 4}`;
   const bounds = (firstRow: bigint, lastRow: bigint, firstUs: number, lastUs: number) => [...rows.params, BigInt(firstUs), BigInt(lastUs), firstRow, lastRow];
   if (!descending) {
     // The page's first and last rows are all an ascending page needs: DuckDB finds them (3.4 ms
     // for the 10M file's first 99,999 fishing events) rather than hand every row over (118 ms).
     const sql = `SELECT min(rowid), max(rowid), epoch_us(min(start_ts))::DOUBLE, epoch_us(max(start_ts))::DOUBLE FROM (SELECT rowid, start_ts ${pageRows})`;
     const [firstRow, lastRow, firstUs, lastUs] = (await readRows(c, sql, pageParams))[0] as [bigint | null, bigint | null, number, number];
-    return firstRow === null || lastRow === null ? nothing() : textChunks(await c.stream(between, bounds(firstRow, lastRow, firstUs, lastUs)));
+    return firstRow === null || lastRow === null ? nothing() : entryChunks(await c.stream(between, bounds(firstRow, lastRow, firstUs, lastUs)));
   }
   // A descending page is read in batches from its end, so it needs every row's place.
   const found = (await readRows(c, `SELECT rowid, epoch_us(start_ts)::DOUBLE ${pageRows}`, pageParams)) as [bigint, number][];
@@ -110,8 +111,7 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
     for (let upper = found.length; upper > 0; upper -= BACKWARD_BATCH) {
       if (upper < found.length) await nextTurn();
       const lower = Math.max(0, upper - BACKWARD_BATCH);
-      const batch = await readRows(c, between, bounds(found[lower]![0], found[upper - 1]![0], found[lower]![1], found[upper - 1]![1]));
-      yield batch.map((r) => r[0] as string).reverse();
+      yield await readEntryBytesReversed(await c.stream(between, bounds(found[lower]![0], found[upper - 1]![0], found[lower]![1], found[upper - 1]![1])));
     }
   })();
 }

@@ -10,6 +10,7 @@ import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts';
+import { pageStream } from '../entry-chunks.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { computeStats } from './stats.ts';
@@ -181,7 +182,7 @@ function cursorPage(first: string[], cursor: Cursor<unknown[]>, db: PostgresPool
     await cursor.close().catch(() => undefined);
     release();
   };
-  return {
+  return pageStream({
     async *[Symbol.asyncIterator]() {
       started = true;
       try {
@@ -195,10 +196,9 @@ function cursorPage(first: string[], cursor: Cursor<unknown[]>, db: PostgresPool
         await finish();
       }
     },
-    async discard() {
-      if (started) return;
-      started = true;
-      await finish();
-    },
-  };
+  }, async () => {
+    if (started) return;
+    started = true;
+    await finish();
+  });
 }

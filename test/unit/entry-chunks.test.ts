@@ -1,0 +1,32 @@
+// A page's chunks read as texts or as joined bytes (src/store/entry-chunks.ts) hold the same entries.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { EntryBytes, pageStream, type EntryChunk } from '../../src/store/entry-chunks.ts';
+
+const texts = fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 30 });
+const bytesOf = (chunk: string[]) => EntryBytes.copy(chunk.map((t) => new Uint8Array(Buffer.from(t, 'utf8'))));
+const collect = async <T>(xs: AsyncIterable<T>) => { const out: T[] = []; for await (const x of xs) out.push(x); return out; };
+
+test('entries copied as bytes read back as the same texts, and join as the texts join', () => {
+  fc.assert(fc.property(texts, fc.constantFrom(',', '\n'), (chunk, separator) => {
+    // Lone surrogates do not survive UTF-8; stored entries are valid UTF-8, so compare what UTF-8 keeps.
+    const expected = chunk.map((t) => Buffer.from(t, 'utf8').toString('utf8'));
+    assert.deepEqual(bytesOf(chunk).texts(), expected);
+    assert.equal(bytesOf(chunk).length, chunk.length);
+    assert.deepEqual(bytesOf(chunk).joined(separator.charCodeAt(0)), Buffer.from(expected.join(separator), 'utf8'));
+  }), { seed: 5, numRuns: 300 });
+});
+
+test('a page stream gives the same entries as texts or as joined bytes, whether its chunks are texts or bytes', async () => {
+  await fc.assert(fc.asyncProperty(fc.array(fc.tuple(texts, fc.boolean()), { maxLength: 6 }), fc.constantFrom(',' as const, '\n' as const), async (chunks, separator) => {
+    const valid = chunks.map(([chunk, asBytes]) => [chunk.map((t) => Buffer.from(t, 'utf8').toString('utf8')), asBytes] as const);
+    const source = () => ({ async *[Symbol.asyncIterator](): AsyncGenerator<EntryChunk> { for (const [chunk, asBytes] of valid) yield asBytes ? bytesOf(chunk) : chunk; } });
+    let discarded = 0;
+    const asTexts = await collect(pageStream(source(), async () => { discarded++; }));
+    assert.deepEqual(asTexts, valid.map(([chunk]) => chunk));
+    const asBytes = await collect(pageStream(source(), async () => {}).joined(separator));
+    assert.deepEqual(asBytes.map((b) => b.toString('utf8')), valid.map(([chunk]) => chunk.join(separator)));
+    assert.equal(discarded, 0);
+  }), { seed: 6, numRuns: 200 });
+});
