@@ -1,6 +1,6 @@
-// demo: generate the demo events and their reference data (in a worker thread), and load them
+// demo: generate the demo events and their reference data (in worker threads), and load them
 // through the normal writer.
-import { GeneratorThread } from '../data/demo/generator-thread.ts';
+import { GeneratorPool } from '../data/demo/generator-pool.ts';
 import { defaultVersionTag } from '../data/load.ts';
 import { databaseHoldsData, describeDatabase, editDatabase, type Database } from '../store/engines.ts';
 import type { PublishedVersion } from '../store/writer.ts';
@@ -11,7 +11,7 @@ export async function createDemoDatabase(database: Database, events: number, see
     throw new Error(`${describeDatabase(database)} ${database.engine === 'duckdb' ? 'exists; remove it or choose another --db' : 'holds events already; choose another database'}`);
   }
   const progress = progressReporter('demo', events, 'generating');
-  const generator = new GeneratorThread({ events, seed }, 'row');
+  const generator = new GeneratorPool({ events, seed }, 'row');
   try {
     return await editDatabase(database, async (writer) => {
       let line = 0;

@@ -1,13 +1,13 @@
 // `vessel-events generate`: the demo written as files an operator would load, in the published-
 // events layout (one file per kind), plus vessel groups, ports and region geometries. The rows are
-// made in a worker thread and NDJSON is written as they come; CSV and Parquet are converted from
-// it by the embedded engine with bounded memory.
+// made in worker threads (generator-pool.ts) and NDJSON is written as they come; CSV and Parquet
+// are converted from it by the embedded engine with bounded memory.
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { DemoOptions } from './generate.ts';
-import { GeneratorThread } from './generator-thread.ts';
+import { GeneratorPool } from './generator-pool.ts';
 import { convertNdjson } from '../../store/engines.ts';
 
 export const OUTPUT_FORMATS = ['ndjson', 'csv', 'parquet'] as const;
@@ -42,7 +42,7 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   const rows = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
   let total = 0;
   // As in the published tables, event_info and event_vessels are JSON strings.
-  const generator = new GeneratorThread(options, 'published');
+  const generator = new GeneratorPool(options, 'published');
   try {
     for await (const batch of generator.batches()) {
       const lines = Object.fromEntries(EVENT_KINDS.map((k) => [k, ''])) as Record<EventKind, string>;

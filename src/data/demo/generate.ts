@@ -14,6 +14,21 @@ export interface DemoOptions {
   seed: number;
   fromMs?: number;
   toMs?: number;
+  /** Events per shard (SHARD_EVENTS unless a test asks for small shards); part of what a seed makes. */
+  shardEvents?: number;
+}
+
+/**
+ * The demo is made in shards of about this many events, each from a random stream of its own, so
+ * that threads can make shards at once (generator-pool.ts) and the rows stay the same for a seed
+ * whatever the number of threads. A shard's rows are held until the shards before it are taken, so
+ * its size bounds that memory (about 65 MB of JSON for 50,000 rows).
+ */
+export const SHARD_EVENTS = 50_000;
+
+/** How many shards the demo of these options has: one up to SHARD_EVENTS events. */
+export function demoShardCount(options: DemoOptions): number {
+  return Math.max(1, Math.ceil(options.events / (options.shardEvents ?? SHARD_EVENTS)));
 }
 
 const HOUR = 3_600_000;
@@ -78,14 +93,17 @@ class VesselPicker {
 
 export class DemoWorld {
   readonly geo = new Geography();
-  readonly random: Random;
+  random: Random;
   readonly fleet: DemoVessel[];
+  private readonly seed: number;
+  private examples: { rows: PublishedRow[]; randomAfter: Random } | undefined;
   readonly fromMs: number;
   readonly toMs: number;
   private readonly groundPorts = new Map<Ground, Port[]>();
   private readonly pickers = new Map<string, VesselPicker>();
 
   constructor(options: DemoOptions) {
+    this.seed = options.seed;
     this.random = new Random(options.seed);
     this.fromMs = options.fromMs ?? Date.UTC(2017, 0, 1);
     this.toMs = options.toMs ?? Date.UTC(2025, 0, 1);
@@ -97,6 +115,27 @@ export class DemoWorld {
 
   ports(g: Ground): Port[] {
     return this.groundPorts.get(g)!;
+  }
+
+  /**
+   * The client examples' rows, made once: they add their vessels to the fleet, which every shard
+   * picks from, so a thread making any shard makes them first.
+   */
+  exampleRows(): PublishedRow[] {
+    if (!this.examples) {
+      const rows = [...clientExampleRows(this)];
+      this.examples = { rows, randomAfter: this.random.clone() };
+    }
+    return this.examples.rows;
+  }
+
+  /**
+   * Starts a shard's random stream: the first shard continues the stream after the examples (so a
+   * demo of one shard is the one made before shards existed), every other one has a seed of its own.
+   */
+  startShard(shard: number): void {
+    const { randomAfter } = this.examples!;
+    this.random = shard === 0 ? randomAfter.clone() : new Random(shardSeed(this.seed, shard));
   }
 
   /**
@@ -377,13 +416,37 @@ export function encounterRows(w: DemoWorld, a: DemoVessel, b: DemoVessel, startM
   return [...entries, ...[nextA, nextB].filter((x) => x !== undefined).map((x) => x.row)];
 }
 
+/** A shard's seed: the demo's seed and the shard's number mixed (murmur3's finaliser). */
+function shardSeed(seed: number, shard: number): number {
+  let h = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(shard, 0x85ebca77)) >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Shard `shard`'s part of n, the parts of all shards adding up to n. */
+function shareOf(n: number, shard: number, shards: number): number {
+  return Math.floor((n * (shard + 1)) / shards) - Math.floor((n * shard) / shards);
+}
+
 export function generateDemoRows(options: DemoOptions): Generator<PublishedRow> {
   return demoRows(new DemoWorld(options), options);
 }
 
+/** Every row of the demo, shard after shard, in one thread. */
 export function* demoRows(w: DemoWorld, options: DemoOptions): Generator<PublishedRow> {
+  const shards = demoShardCount(options);
+  for (let shard = 0; shard < shards; shard++) yield* demoShardRows(w, options, shard);
+}
+
+/** One shard's rows: the same whichever thread makes it, and whatever it made before. */
+export function* demoShardRows(w: DemoWorld, options: DemoOptions, shard: number): Generator<PublishedRow> {
+  const examples = w.exampleRows();
+  w.startShard(shard);
+  const shards = demoShardCount(options);
   const total = Object.values(KIND_MIX).reduce((x, y) => x + y, 0);
-  const count = (kind: EventKind) => Math.max(6, Math.round((options.events * KIND_MIX[kind]) / total));
+  const demoCount = (kind: EventKind) => Math.max(6, Math.round((options.events * KIND_MIX[kind]) / total));
+  const count = (kind: EventKind) => shareOf(demoCount(kind), shard, shards);
   let portVisits = 0;
   const emit = function* (rows: PublishedRow[]) {
     for (const row of rows) {
@@ -391,12 +454,14 @@ export function* demoRows(w: DemoWorld, options: DemoOptions): Generator<Publish
       yield row;
     }
   };
-  yield* emit([...clientExampleRows(w)]);
+  if (shard === 0) yield* emit(examples);
   // Loitering is mostly carriers.
   for (let i = 0; i < count('loitering'); i++) {
     yield* emit(loiteringRows(w, w.pickVessel(w.random.chance(0.8) ? ['carrier', 'bunker', 'support'] : ['fishing'])));
   }
-  for (let i = 0; i < count('encounter') / 2; i++) {
+  // Each pair makes two encounter rows.
+  const encounterPairs = shareOf(Math.ceil(demoCount('encounter') / 2), shard, shards);
+  for (let i = 0; i < encounterPairs; i++) {
     const carrier = w.pickVessel(['carrier', 'support', 'bunker']);
     // A ground without fishing vessels falls back to the whole fleet, which holds the carrier too.
     let partner = w.pickVessel(['fishing'], carrier.ground);

@@ -1,12 +1,13 @@
-// The demo generator's worker thread (started by generator-thread.ts): it makes the rows, writes
-// them as JSON documents and posts them in batches, while the main thread loads or writes them.
-// It waits for credit before each batch, so a slow consumer bounds the rows in flight.
+// A demo generator thread (started by generator-pool.ts): it makes its shards in order, writes each
+// row as a JSON document and posts them in batches, each shard closed by a marker, while the main
+// thread loads or writes them. It waits for credit before each batch, so a slow consumer bounds
+// the rows in flight.
 import { parentPort, workerData } from 'node:worker_threads';
-import { demoReferenceData, demoRows, DemoWorld, serializeRow } from './generate.ts';
-import type { GeneratorRequest, GeneratorMessage } from './generator-thread.ts';
+import { demoReferenceData, demoShardRows, DemoWorld, serializeRow } from './generate.ts';
+import type { GeneratorRequest, GeneratorMessage } from './generator-pool.ts';
 
 const port = parentPort!;
-const { options, form, batchRows, credits: initialCredits } = workerData as GeneratorRequest;
+const { options, form, batchRows, credits: initialCredits, shards } = workerData as GeneratorRequest;
 let credits = initialCredits;
 let wake: (() => void) | undefined;
 port.on('message', () => {
@@ -26,12 +27,15 @@ async function send(): Promise<void> {
   kinds = [];
   docs = [];
 }
-for (const row of demoRows(world, options)) {
-  kinds.push(row['event_type'] as string);
-  docs.push(serializeRow(row, form));
-  if (docs.length === batchRows) await send();
+for (const shard of shards) {
+  for (const row of demoShardRows(world, options, shard)) {
+    kinds.push(row['event_type'] as string);
+    docs.push(serializeRow(row, form));
+    if (docs.length === batchRows) await send();
+  }
+  if (docs.length > 0) await send();
+  post({ type: 'shard-end' });
 }
-if (docs.length > 0) await send();
 // Read after the rows: the client examples join the fleet as rows are made.
 post({ type: 'done', reference: demoReferenceData(world) });
 port.close();

@@ -83,7 +83,7 @@ export class Land {
   /**
    * Distance to the nearest coast, km (the pipeline reports whole km). Far from land the distance
    * field is smooth, so it is interpolated between exact values on a 0.1-degree grid; within
-   * 50 km of a coast it is computed exactly, cached on a 0.02-degree grid.
+   * 50 km of a coast it is the exact distance at the nearest point of a 0.02-degree grid.
    */
   distanceFromShoreKm(lon: number, lat: number): number {
     const gx = (lon + 180) * 10;
@@ -99,8 +99,12 @@ export class Land {
       const fy = gy - y0;
       return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy;
     }
-    // Small integer keys: a Map hashes them much faster than large ones.
-    return this.cached(this.shoreCache, Math.round((lon + 180) * 50) * 10_000 + Math.round((lat + 90) * 50), lon, lat);
+    // Small integer keys: a Map hashes them much faster than large ones. The distance is the one at
+    // the grid point, so it does not depend on which position asked first (the demo's shards are
+    // made in any order, generate.ts).
+    const x = Math.round((lon + 180) * 50);
+    const y = Math.round((lat + 90) * 50);
+    return this.cached(this.shoreCache, x * 10_000 + y, x / 50 - 180, y / 50 - 90);
   }
 
   /** The exact distance at a corner of the 0.1-degree grid. */

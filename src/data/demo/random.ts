@@ -14,6 +14,16 @@ export class Random {
     for (let i = 0; i < 15; i++) this.next();
   }
 
+  /** A copy that goes on with the same stream, independently of this one. */
+  clone(): Random {
+    const copy = Object.create(Random.prototype) as Random;
+    copy.a = this.a;
+    copy.b = this.b;
+    copy.c = this.c;
+    copy.d = this.d;
+    return copy;
+  }
+
   /** Uniform in [0, 1). */
   next(): number {
     this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;

@@ -1,0 +1,63 @@
+// The demo generator's threads yield the same rows, in the same order, as the in-process generator
+// for a seed, whatever the number of threads, then the same reference data; a consumer that stops
+// early ends them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { demoReferenceData, demoRows, demoShardCount, DemoWorld, serializeRow, type DemoOptions } from '../../src/data/demo/generate.ts';
+import { GeneratorPool } from '../../src/data/demo/generator-pool.ts';
+
+async function drain(pool: GeneratorPool): Promise<{ docs: string[]; kinds: string[] }> {
+  const docs: string[] = [];
+  const kinds: string[] = [];
+  for await (const batch of pool.batches()) {
+    docs.push(...batch.docs);
+    kinds.push(...batch.kinds);
+  }
+  return { docs, kinds };
+}
+
+describe('demo generator threads', () => {
+  // Small shards, so that three threads each make several (the demo's own are 50,000 events).
+  const options: DemoOptions = { events: 2500, seed: 9, shardEvents: 300 };
+
+  test('the demo of these options has several shards', () => {
+    assert.equal(demoShardCount(options), 9);
+    assert.equal(demoShardCount({ events: 2500, seed: 9 }), 1);
+  });
+
+  for (const form of ['row', 'published'] as const) {
+    for (const threads of [1, 3]) {
+      test(`yields the in-process rows in order (${form} form, ${threads} thread${threads > 1 ? 's' : ''}), then the reference data`, async () => {
+        const world = new DemoWorld(options);
+        const expected = [...demoRows(world, options)];
+        const pool = new GeneratorPool(options, form, threads);
+        const { docs, kinds } = await drain(pool);
+        assert.equal(docs.length, expected.length);
+        assert.deepEqual(docs, expected.map((r) => serializeRow(r, form)));
+        assert.deepEqual(kinds, expected.map((r) => r['event_type']));
+        assert.deepEqual(pool.reference(), demoReferenceData(world));
+      });
+    }
+  }
+
+  test('shards have ids of their own and the kinds in the demo mix', () => {
+    const rows = [...demoRows(new DemoWorld(options), options)];
+    assert.equal(new Set(rows.map((r) => r['event_id'])).size, rows.length);
+    const single = [...demoRows(new DemoWorld({ events: 2500, seed: 9 }), { events: 2500, seed: 9 })];
+    const countOf = (list: typeof rows, kind: string) => list.filter((r) => r['event_type'] === kind).length;
+    for (const kind of ['fishing', 'port_visit', 'gap', 'encounter', 'loitering']) {
+      // Per-shard rounding and next visits move a kind's count by a few rows at most.
+      assert.ok(Math.abs(countOf(rows, kind) - countOf(single, kind)) <= 12, `${kind}: ${countOf(rows, kind)} against ${countOf(single, kind)}`);
+    }
+  });
+
+  test('a consumer that stops after one batch ends the threads', async () => {
+    const pool = new GeneratorPool({ events: 200_000, seed: 1 }, 'row', 2);
+    for await (const batch of pool.batches()) {
+      assert.ok(batch.docs.length > 0);
+      break;
+    }
+    assert.throws(() => pool.reference(), /after the last row/);
+    await pool.close();
+  });
+});
