@@ -65,11 +65,20 @@ export const ID_KEY_SQL = (id: string) => `(md5_number_upper(${id}) >> 32)::UINT
 /** A record to write: its id's key (idKey or ID_KEY_SQL), id, vessel's key, vessel id, start and end (µs since 1970) and stored text. */
 export type PointRow = [keyHigh: number, keyLow: number, id: string, vesselHigh: number, vesselLow: number, vessel: string, startUs: number, endUs: number | null, entry: string];
 
-/** The columns of a PointRow from events; the key of the vessel id is the one idKey gives. */
-export const POINT_ROW_SQL = `${ID_KEY_SQL('id')}, id, ${ID_KEY_SQL('vessel_id')}, vessel_id, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE, entry`;
+/**
+ * The columns of a record as the loader reads them from events: the keys, start and end, the byte
+ * lengths of the id and the vessel id, then id, vessel id and entry as one blob. One blob per row
+ * is the cheapest way out of DuckDB (each value handed over costs about 1.7 µs), and its bytes go
+ * into the block as they are: turning them into JS strings and back into UTF-8 took about twice the
+ * whole write (docs/performance.md, "Point files written from DuckDB's bytes").
+ */
+export const POINT_RECORD_SQL = `${ID_KEY_SQL('id')}, ${ID_KEY_SQL('vessel_id')}, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE,
+  strlen(id)::UINTEGER, strlen(vessel_id)::UINTEGER, encode(id || vessel_id || entry)`;
 
 /** The order the writer takes rows in: grouped by the vessel id's key, ascending (then by start). */
 export const POINT_ROW_ORDER_SQL = 'md5_number_upper(vessel_id), start_ts';
+
+const RECORD_FIXED_BYTES = 4 + 4 + 16;
 
 /** Writes one point file from rows pushed in vessel-key order; nothing is readable until finish(). */
 export class PointFileWriter {
@@ -77,7 +86,8 @@ export class PointFileWriter {
   private readonly offsets: number[] = [];
   private readonly keys = new GrowingWords(4); // keyHigh, keyLow, block, slot per entry
   private readonly runs = new GrowingWords(RUN_WORDS); // keyHigh, keyLow, block, slot, records per vessel key
-  private records: Buffer[] = [];
+  /** The block being filled: its records from byte 0, `raw` bytes of them. */
+  private block = Buffer.allocUnsafe(2 * BLOCK_BYTES);
   private starts: number[] = [];
   private raw = 0;
   private blocks = 0;
@@ -90,27 +100,43 @@ export class PointFileWriter {
     return new PointFileWriter(await open(path, 'wx'), versionId);
   }
 
+  /** Adds records given as JS values (tests, and callers that have them so). */
   async add(rows: readonly PointRow[]): Promise<void> {
     for (const [high, low, id, vesselHigh, vesselLow, vessel, startUs, endUs, entry] of rows) {
-      this.startRecordOf(vesselHigh, vesselLow);
-      const idBytes = Buffer.from(id, 'utf8');
-      const vesselBytes = Buffer.from(vessel, 'utf8');
-      const head = 4 + idBytes.length + 4 + vesselBytes.length + 16;
-      const record = Buffer.alloc(head + Buffer.byteLength(entry, 'utf8'));
-      record.writeUInt32LE(idBytes.length, 0);
-      idBytes.copy(record, 4);
-      record.writeUInt32LE(vesselBytes.length, 4 + idBytes.length);
-      vesselBytes.copy(record, 8 + idBytes.length);
-      record.writeDoubleLE(startUs, head - 16);
-      record.writeDoubleLE(endUs ?? NaN, head - 8);
-      record.write(entry, head, 'utf8');
-      this.keys.push(high, low, this.blocks, this.starts.length);
-      this.starts.push(this.raw);
-      this.records.push(record);
-      this.raw += record.length;
-      this.count++;
-      if (this.raw >= BLOCK_BYTES) await this.flush();
+      const text = Buffer.from(`${id}${vessel}${entry}`, 'utf8');
+      await this.addRecord(high, low, vesselHigh, vesselLow, startUs, endUs, Buffer.byteLength(id, 'utf8'), Buffer.byteLength(vessel, 'utf8'), text);
     }
+  }
+
+  /**
+   * Adds one record: `text` holds the id's UTF-8 bytes (idBytes of them), then the vessel id's
+   * (vesselBytes), then the entry's, as POINT_RECORD_SQL gives them.
+   */
+  addRecord(high: number, low: number, vesselHigh: number, vesselLow: number, startUs: number, endUs: number | null, idBytes: number, vesselBytes: number, text: Uint8Array): Promise<void> | undefined {
+    this.startRecordOf(vesselHigh, vesselLow);
+    const size = RECORD_FIXED_BYTES + text.length;
+    if (this.raw + size > this.block.length) {
+      const bigger = Buffer.allocUnsafe(2 * (this.raw + size));
+      this.block.copy(bigger, 0, 0, this.raw);
+      this.block = bigger;
+    }
+    const block = this.block;
+    let at = this.raw;
+    block.writeUInt32LE(idBytes, at);
+    block.set(text.subarray(0, idBytes), at + 4);
+    at += 4 + idBytes;
+    block.writeUInt32LE(vesselBytes, at);
+    block.set(text.subarray(idBytes, idBytes + vesselBytes), at + 4);
+    at += 4 + vesselBytes;
+    block.writeDoubleLE(startUs, at);
+    block.writeDoubleLE(endUs ?? NaN, at + 8);
+    block.set(text.subarray(idBytes + vesselBytes), at + 16);
+    this.keys.push(high, low, this.blocks, this.starts.length);
+    this.starts.push(this.raw);
+    this.raw += size;
+    this.count++;
+    // Most records only fill the block: they need no promise, and the caller no await.
+    return this.raw >= BLOCK_BYTES ? this.flush() : undefined;
   }
 
   /** Counts the record about to be added in its vessel's run, starting a run at a new key. */
@@ -139,13 +165,13 @@ export class PointFileWriter {
   }
 
   private async flush(): Promise<void> {
-    if (this.records.length === 0) return;
+    if (this.starts.length === 0) return;
     const head = Buffer.alloc(4 + 4 * this.starts.length);
     head.writeUInt32LE(this.starts.length, 0);
     this.starts.forEach((s, i) => head.writeUInt32LE(s, 4 + 4 * i));
-    this.compressing.push(compress(Buffer.concat([head, ...this.records])));
+    // A copy: the block is filled again while this one is compressed.
+    this.compressing.push(compress(Buffer.concat([head, this.block.subarray(0, this.raw)])));
     this.blocks++;
-    this.records = [];
     this.starts = [];
     this.raw = 0;
     if (this.compressing.length >= BLOCKS_IN_FLIGHT) await this.writeOldest();

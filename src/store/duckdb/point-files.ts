@@ -4,11 +4,11 @@
 // so they become the database's in the same rename that publishes the load. Files no published
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { POINT_ROW_ORDER_SQL, POINT_ROW_SQL, PointFile, PointFileWriter, type PointRow } from './point-file.ts';
+import { POINT_RECORD_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file.ts';
 import { readVersions } from './versions.ts';
 import { tableExists } from './tables.ts';
 import { readOnly } from './inspect.ts';
@@ -59,19 +59,21 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
     }
     if (missing.length > 0) {
-      // One sort of the versions' events by vessel, its rows handed to each version's file.
-      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_ROW_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
+      // One sort of the versions' events by vessel, each row handed to its version's file.
+      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_RECORD_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
       let done = 0;
-      for await (const rows of chunksOf(result)) {
-        const byVersion = new Map<number, PointRow[]>();
-        for (const row of rows) {
-          const versionId = row[0] as number;
-          let list = byVersion.get(versionId);
-          if (!list) byVersion.set(versionId, (list = []));
-          list.push(row.slice(1) as PointRow);
+      for await (const chunk of chunksOf(result)) {
+        const column = (i: number) => chunk.getColumnVector(i) as unknown as { getItem(row: number): number | null };
+        const [version, high, low, vesselHigh, vesselLow, start, end, idBytes, vesselBytes] = Array.from({ length: 9 }, (_, i) => column(i));
+        const text = chunk.getColumnVector(9) as DuckDBBlobVector;
+        for (let row = 0; row < chunk.rowCount; row++) {
+          const pending = writers.get(version!.getItem(row)!)!.writer.addRecord(
+            high!.getItem(row)!, low!.getItem(row)!, vesselHigh!.getItem(row)!, vesselLow!.getItem(row)!, start!.getItem(row)!, end!.getItem(row),
+            idBytes!.getItem(row)!, vesselBytes!.getItem(row)!, text.getItemBytes(row)!,
+          );
+          if (pending) await pending;
         }
-        for (const [versionId, list] of byVersion) await writers.get(versionId)!.writer.add(list);
-        onRows?.((done += rows.length), total);
+        onRows?.((done += chunk.rowCount), total);
       }
     }
     for (const [versionId, { name, writer }] of writers) {
@@ -128,14 +130,13 @@ export async function openPointFiles(c: DuckDBConnection, dbPath: string, onProb
   return open;
 }
 
-/** A result's rows chunk by chunk, the next chunk read by DuckDB while the caller handles this one. */
-async function* chunksOf(result: { fetchChunk(): Promise<{ rowCount: number; getRows(): unknown[][] } | null> }): AsyncGenerator<unknown[][]> {
+/** A result chunk by chunk, the next chunk read by DuckDB while the caller handles this one. */
+async function* chunksOf(result: { fetchChunk(): Promise<DuckDBDataChunk | null> }): AsyncGenerator<DuckDBDataChunk> {
   let next = result.fetchChunk();
   for (;;) {
     const chunk = await next;
     if (!chunk || chunk.rowCount === 0) return;
-    const rows = chunk.getRows();
     next = result.fetchChunk();
-    yield rows;
+    yield chunk;
   }
 }
