@@ -30,7 +30,7 @@ describe('demo generator threads', () => {
       test(`yields the in-process rows in order (${form} form, ${threads} thread${threads > 1 ? 's' : ''}), then the reference data`, async () => {
         const world = new DemoWorld(options);
         const expected = [...demoRows(world, options)];
-        const pool = new GeneratorPool(options, form, threads);
+        const pool = new GeneratorPool(options, form, { threads });
         const { docs, kinds } = await drain(pool);
         assert.equal(docs.length, expected.length);
         assert.deepEqual(docs, expected.map((r) => serializeRow(r, form)));
@@ -39,6 +39,29 @@ describe('demo generator threads', () => {
       });
     }
   }
+
+  test('NDJSON batches hold each kind\'s documents, one per line, in the same order', async () => {
+    const expected = [...demoRows(new DemoWorld(options), options)];
+    const pool = new GeneratorPool(options, 'published', { threads: 2, output: 'ndjson' });
+    const text: Record<string, string> = {};
+    const counts: Record<string, number> = {};
+    let rows = 0;
+    const decoder = new TextDecoder();
+    for await (const batch of pool.ndjsonBatches()) {
+      rows += batch.rows;
+      for (const [kind, bytes] of Object.entries(batch.lines)) text[kind] = (text[kind] ?? '') + decoder.decode(bytes);
+      for (const [kind, n] of Object.entries(batch.counts)) counts[kind] = (counts[kind] ?? 0) + n;
+    }
+    assert.equal(rows, expected.length);
+    for (const kind of ['fishing', 'port_visit', 'gap', 'encounter', 'loitering']) {
+      const own = expected.filter((r) => r['event_type'] === kind);
+      assert.equal(counts[kind], own.length);
+      assert.equal(text[kind], own.map((r) => `${serializeRow(r, 'published')}\n`).join(''));
+    }
+    await assert.rejects(async () => {
+      for await (const batch of new GeneratorPool(options, 'row', { output: 'ndjson' }).batches()) assert.fail(`got ${batch.docs.length} documents`);
+    }, /started for NDJSON/);
+  });
 
   test('shards have ids of their own and the kinds in the demo mix', () => {
     const rows = [...demoRows(new DemoWorld(options), options)];
@@ -52,7 +75,7 @@ describe('demo generator threads', () => {
   });
 
   test('a consumer that stops after one batch ends the threads', async () => {
-    const pool = new GeneratorPool({ events: 200_000, seed: 1 }, 'row', 2);
+    const pool = new GeneratorPool({ events: 200_000, seed: 1 }, 'row', { threads: 2 });
     for await (const batch of pool.batches()) {
       assert.ok(batch.docs.length > 0);
       break;

@@ -30,8 +30,8 @@ const PUBLISHED_COLUMNS = {
   event_info: 'VARCHAR', event_vessels: 'VARCHAR',
 };
 
-async function write(stream: WriteStream, text: string): Promise<void> {
-  if (!stream.write(text)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+async function write(stream: WriteStream, bytes: Uint8Array): Promise<void> {
+  if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
 }
 
 /** Writes the files; returns their paths and how many rows each kind got. */
@@ -42,16 +42,15 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   const rows = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
   let total = 0;
   // As in the published tables, event_info and event_vessels are JSON strings.
-  const generator = new GeneratorPool(options, 'published');
+  const generator = new GeneratorPool(options, 'published', { output: 'ndjson' });
   try {
-    for await (const batch of generator.batches()) {
-      const lines = Object.fromEntries(EVENT_KINDS.map((k) => [k, ''])) as Record<EventKind, string>;
-      batch.kinds.forEach((kind, i) => {
-        lines[kind] += `${batch.docs[i]}\n`;
-        rows[kind]++;
-      });
-      for (const kind of EVENT_KINDS) if (lines[kind]) await write(streams[kind], lines[kind]);
-      total += batch.docs.length;
+    for await (const batch of generator.ndjsonBatches()) {
+      for (const kind of EVENT_KINDS) {
+        const lines = batch.lines[kind];
+        if (lines) await write(streams[kind], lines);
+        rows[kind] += batch.counts[kind] ?? 0;
+      }
+      total += batch.rows;
       options.onProgress?.(total);
     }
   } finally {

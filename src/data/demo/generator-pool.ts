@@ -8,16 +8,26 @@ import { siblingModule, startWorker } from '../../workers/start.ts';
 import type { EventKind } from '../../domain/kinds.ts';
 import { demoShardCount, type DemoReferenceData, type DemoOptions, type RowForm } from './generate.ts';
 
+/**
+ * What a thread sends: each row's kind and document, or (for files) each kind's rows already
+ * joined as NDJSON and encoded, handed over without a copy, so the main thread only writes them.
+ */
+export type GeneratorOutput = 'documents' | 'ndjson';
+
 export interface GeneratorRequest {
   options: DemoOptions;
   form: RowForm;
+  output: GeneratorOutput;
   batchRows: number;
   credits: number;
   /** The shards this thread makes, in ascending order. */
   shards: number[];
 }
+export interface DocumentBatch { kinds: EventKind[]; docs: string[] }
+export interface NdjsonBatch { rows: number; counts: Partial<Record<EventKind, number>>; lines: Partial<Record<EventKind, Uint8Array>> }
 export type GeneratorMessage =
-  | { type: 'batch'; kinds: string[]; docs: string[] }
+  | ({ type: 'documents' } & DocumentBatch)
+  | ({ type: 'ndjson' } & NdjsonBatch)
   | { type: 'shard-end' }
   | { type: 'done'; reference: DemoReferenceData };
 
@@ -60,7 +70,7 @@ export class GeneratorPool {
   private readonly shards: number;
   private referenceData: DemoReferenceData | undefined;
 
-  constructor(options: DemoOptions, form: RowForm, threads = availableParallelism()) {
+  constructor(options: DemoOptions, form: RowForm, { threads = availableParallelism(), output = 'documents' }: { threads?: number; output?: GeneratorOutput } = {}) {
     // Only the generator's own options cross to the threads (callers may pass callbacks beside them).
     const { events, seed, fromMs, toMs, shardEvents } = options;
     const generatorOptions: DemoOptions = { events, seed, fromMs, toMs, shardEvents };
@@ -72,22 +82,37 @@ export class GeneratorPool {
     const credits = Math.ceil(shardRows / BATCH_ROWS) + 8;
     this.workers = Array.from({ length: count }, (_, t) => {
       const shards = Array.from({ length: this.shards }, (_, s) => s).filter((s) => s % count === t);
-      const request: GeneratorRequest = { options: generatorOptions, form, batchRows: BATCH_ROWS, credits, shards };
+      const request: GeneratorRequest = { options: generatorOptions, form, output, batchRows: BATCH_ROWS, credits, shards };
       return new GeneratorWorker(startWorker(siblingModule(import.meta.url, 'generator-worker'), request));
     });
   }
 
   /** The rows in generation order, a batch at a time: each row's kind and its JSON document. */
-  async *batches(): AsyncGenerator<{ kinds: EventKind[]; docs: string[] }> {
+  async *batches(): AsyncGenerator<DocumentBatch> {
+    for await (const message of this.messages()) {
+      if (message.type !== 'documents') throw new Error('this generator was started for NDJSON batches');
+      yield message;
+    }
+  }
+
+  /** The rows in generation order, a batch at a time, as each kind's NDJSON lines. */
+  async *ndjsonBatches(): AsyncGenerator<NdjsonBatch> {
+    for await (const message of this.messages()) {
+      if (message.type !== 'ndjson') throw new Error('this generator was started for documents');
+      yield message;
+    }
+  }
+
+  private async *messages(): AsyncGenerator<GeneratorMessage & { type: 'documents' | 'ndjson' }> {
     try {
       for (let shard = 0; shard < this.shards; shard++) {
         const worker = this.workers[shard % this.workers.length]!;
         for (;;) {
           const message = await worker.next();
           if (message.type === 'shard-end') break;
-          if (message.type !== 'batch') throw new Error(`a demo generator thread ended before shard ${shard}`);
+          if (message.type === 'done') throw new Error(`a demo generator thread ended before shard ${shard}`);
           worker.worker.postMessage('credit');
-          yield { kinds: message.kinds as EventKind[], docs: message.docs };
+          yield message;
         }
       }
       // Every thread's world is the same once its shards are made; the first one's is taken.
