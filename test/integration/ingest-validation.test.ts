@@ -1,14 +1,18 @@
 // Property test of the loader's row validation (src/store/duckdb/ingest.ts), run by DuckDB on
 // the real ingest query: a valid row with one field broken is rejected with a message naming that
 // field, and one with a field given in an equivalent form (a numeric string, JSON in a string) is
-// accepted with the same typed values.
+// accepted with the same typed values. A table's rows (CSV, Parquet), read from their columns,
+// get the same problems and typed values as their JSON documents.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { EVENT_KINDS } from '../../src/domain/kinds.ts';
-import { compileIngest, RAW_COLUMNS } from '../../src/store/duckdb/ingest.ts';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compileIngest, RAW_COLUMNS, tableSourceSql } from '../../src/store/duckdb/ingest.ts';
 
 const samples = [...generateDemoRows({ events: 300, seed: 11 })];
 const byKind = EVENT_KINDS.map((k) => samples.find((r) => r['event_type'] === k)!);
@@ -131,5 +135,43 @@ describe('loader row validation, on the ingest query', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  test('a table read from its columns gives the problems and typed values of its rows as JSON documents', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vessel-events-ingest-'));
+    try {
+      // Each row is a table of its own, read by DuckDB from a one-line file, so its columns take
+      // the types DuckDB gives that row's values (numbers, text, structs, lists, JSON, timestamps).
+      const arbitrary = fc.array(fc.tuple(fc.nat(EVENT_KINDS.length - 1), fc.nat(), fc.boolean()), { minLength: 25, maxLength: 25 });
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(arbitrary, async (draws) => {
+          run++;
+          for (const [i, [k, n, broken]] of draws.entries()) {
+            const row = structuredClone(byKind[k]!);
+            if (broken) {
+              const choices = [...breakages, ...(infoBreakages[EVENT_KINDS[k]!] ?? [])];
+              choices[n % choices.length]!.apply(row);
+            } else {
+              rewrites[n % rewrites.length]!(row);
+            }
+            const file = join(dir, `row-${run}-${i}.ndjson`);
+            writeFileSync(file, `${JSON.stringify(row)}\n`);
+            const table = `read_json('${file}', format = 'newline_delimited')`;
+            const columns = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${table}`)).getRowObjectsJS().map((r) => ({ name: String(r['column_name']), type: String(r['column_type']) }));
+            const asDocuments = `(SELECT 0::INTEGER AS file_no, 'rows' AS file, 1::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${table} t)`;
+            const fromColumns = { table: tableSourceSql({ fileNo: 0, file: 'rows', tableFunction: table, lineOf: '1', columns }) };
+            const [viaDocuments, viaColumns] = await Promise.all([asDocuments, fromColumns].map(async (source) => {
+              const reader = await c.runAndReadAll(`WITH i AS (${compileIngest(undefined, source)}) SELECT to_json(i)::VARCHAR FROM i`);
+              return reader.getRowsJS()[0]![0] as string;
+            }));
+            assert.equal(viaColumns, viaDocuments, `row ${JSON.stringify(row)} with columns ${JSON.stringify(columns)}`);
+          }
+        }),
+        { numRuns: 3 },
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,9 @@
-// The loader's SQL. Every source (NDJSON lines, CSV, Parquet, the demo generator) arrives as one
-// JSON document per row (file_no, file, line, doc); one generated query validates each row (the
-// first failing check becomes its `problem`, naming the field) and builds the typed event
-// columns. The checks and the typed kind blocks come from the layout declarations.
+// The loader's SQL. Every source (NDJSON lines, CSV, Parquet, the demo generator) gives each row's
+// top-level fields as text: read from one JSON document per row (file_no, file, line, doc), or, for
+// a table DuckDB reads itself (CSV, Parquet), taken from its columns (tableSource). One generated
+// query validates each row (the first failing check becomes its `problem`, naming the field) and
+// builds the typed event columns. The checks and the typed kind blocks come from the layout
+// declarations.
 import { EVENT_INFO_FIELDS } from '../../domain/event-info.ts';
 import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
@@ -28,7 +30,13 @@ const slot = (name: string) => {
 const field = (name: string) => `top[${slot(name)}]`;
 const given = (name: string) => `coalesce(${field(name)}, '') <> ''`;
 const timestamp = (name: string) => `TRY_CAST(regexp_replace(${field(name)}, ' UTC$', 'Z') AS TIMESTAMPTZ)::TIMESTAMP`;
-const got = (name: string) => `json_extract(doc, '$.${name}')::VARCHAR`;
+/**
+ * A row's JSON document: staged, or (for a table) written from the row only where a message quotes
+ * it. Writing it for every row and parsing it again cost 38 % of reading a Parquet file
+ * (docs/performance.md, "Tables read from their columns").
+ */
+type DocumentOf = 'doc' | 'to_json(row_value)::VARCHAR';
+const gotFrom = (doc: DocumentOf) => (name: string) => `json_extract(${doc}, '$.${name}')::VARCHAR`;
 // Whether valid JSON text is an object ('{') or an array ('['): its first non-blank character
 // tells, without the parse a json_type call costs.
 const jsonOpensWith = (json: string, bracket: '{' | '[') => `coalesce(ltrim(${json}, ' \t\n\r')[1] = '${bracket}', false)`;
@@ -48,7 +56,7 @@ function infoAccess(kind: EventKind): JsonAccess {
 const infoGot = (path: string) => `json_extract(info, '${path}')::VARCHAR`;
 const perKind = (fn: (k: EventKind) => string) => `CASE kind ${EVENT_KINDS.map((k) => `WHEN ${quote(k)} THEN ${fn(k)}`).join(' ')} END`;
 
-function numberChecks(name: string, required: boolean, min: number, max: number): Check[] {
+function numberChecks(got: (name: string) => string, name: string, required: boolean, min: number, max: number): Check[] {
   const checks: Check[] = [];
   if (required) checks.push({ when: `NOT ${given(name)}`, message: quote(`${name}: is required`) });
   checks.push({
@@ -58,7 +66,8 @@ function numberChecks(name: string, required: boolean, min: number, max: number)
   return checks;
 }
 
-function rowChecks(datasetKind: EventKind | undefined): Check[] {
+function rowChecks(datasetKind: EventKind | undefined, documentOf: DocumentOf): Check[] {
+  const got = gotFrom(documentOf);
   const kinds = EVENT_KINDS.join(', ');
   const kindChecks: Check[] = [
     { when: `${given('event_type')} AND lower(${field('event_type')}) NOT IN (${EVENT_KINDS.map(quote).join(', ')})`, message: `${quote(`event_type: must be one of ${kinds}, got `)} || ${got('event_type')}` },
@@ -73,7 +82,8 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
   );
   return [
     { when: `top IS NULL`, message: quote('row: not valid JSON') },
-    { when: `NOT ${jsonOpensWith('doc', '{')}`, message: quote('row: must be a JSON object') },
+    // A table's row is an object by construction.
+    ...(documentOf === 'doc' ? [{ when: `NOT ${jsonOpensWith('doc', '{')}`, message: quote('row: must be a JSON object') }] : []),
     { when: `NOT ${given('event_id')}`, message: quote('event_id: is required') },
     ...kindChecks,
     { when: `NOT ${given('entity_id')}`, message: quote('entity_id: is required') },
@@ -81,18 +91,18 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
     { when: `start_ts IS NULL`, message: `'event_start: must be an ISO 8601 timestamp, got ' || ${got('event_start')}` },
     { when: `${given('event_end')} AND end_ts IS NULL`, message: `'event_end: must be an ISO 8601 timestamp or null, got ' || ${got('event_end')}` },
     { when: `end_ts < start_ts`, message: quote('event_end: must not be before event_start') },
-    ...numberChecks('lat_mean', true, -90, 90),
-    ...numberChecks('lon_mean', true, -180, 180),
-    ...numberChecks('lat_min', false, -90, 90),
-    ...numberChecks('lat_max', false, -90, 90),
-    ...numberChecks('lon_min', false, -180, 180),
-    ...numberChecks('lon_max', false, -180, 180),
+    ...numberChecks(got, 'lat_mean', true, -90, 90),
+    ...numberChecks(got, 'lon_mean', true, -180, 180),
+    ...numberChecks(got, 'lat_min', false, -90, 90),
+    ...numberChecks(got, 'lat_max', false, -90, 90),
+    ...numberChecks(got, 'lon_min', false, -180, 180),
+    ...numberChecks(got, 'lon_max', false, -180, 180),
     { when: `${given('regions_mean_position')} AND (region_types IS NULL OR NOT ${jsonOpensWith('regions_json', '{')})`, message: quote('regions_mean_position: must be a JSON object (or a string holding one)') },
     ...REGION_MEMBERS.map((m, i) => ({
       when: `region_types[${i + 1}] NOT IN ('ARRAY', 'NULL')`,
       message: quote(`regions_mean_position: ${m.source} must be an array of region ids`),
     })),
-    ...DISTANCE_FIELDS.flatMap((d) => numberChecks(d.source, false, -1e9, 1e9)),
+    ...DISTANCE_FIELDS.flatMap((d) => numberChecks(got, d.source, false, -1e9, 1e9)),
     { when: `NOT ${given('event_info')}`, message: quote('event_info: is required') },
     { when: `info_text IS NULL OR NOT ${jsonOpensWith('info', '{')}`, message: quote('event_info: must be a JSON object (or a string holding one)') },
     ...infoByKind,
@@ -105,12 +115,49 @@ function rowChecks(datasetKind: EventKind | undefined): Check[] {
   ];
 }
 
+/** A table DuckDB reads itself (CSV, Parquet): its columns and types, and where its rows come from. */
+export interface TableSource {
+  fileNo: number;
+  file: string;
+  /** A table function, as `read_parquet(...)`. */
+  tableFunction: string;
+  /** Each row's line in its file, over the table function's columns. */
+  lineOf: string;
+  /** The table's columns, as DESCRIBE gives them. */
+  columns: { name: string; type: string }[];
+}
+
+/**
+ * A top-level field's text from a table's column, as json_extract_string gives it from the row's
+ * JSON (to_json of the row): a string as it is, a nested value as its JSON text, any other value
+ * in DuckDB's spelling, which its JSON writer shares.
+ */
+function columnText(column: { name: string; type: string } | undefined): string {
+  if (!column) return 'NULL::VARCHAR';
+  const ref = `t."${column.name.replace(/"/g, '""')}"`;
+  if (column.type === 'VARCHAR') return ref;
+  if (/^(STRUCT|MAP|UNION|JSON)|\[\d*\]$/.test(column.type)) return `to_json(${ref})::VARCHAR`;
+  return `${ref}::VARCHAR`;
+}
+
+/** A table's rows as the ingest takes them: file_no, file, line, the top-level fields' texts and the row. */
+export function tableSourceSql(source: TableSource): string {
+  // JSON paths are case-sensitive: a column counts when its name is the field's exactly.
+  const top = TOP_FIELDS.map((name) => columnText(source.columns.find((c) => c.name === name)));
+  return `(SELECT ${source.fileNo}::INTEGER AS file_no, ${quote(source.file)} AS file, (${source.lineOf})::BIGINT AS line,
+    [${top.join(', ')}] AS top, t AS row_value FROM ${source.tableFunction} t)`;
+}
+
 /**
  * The query that turns staged rows into typed event columns plus `problem` (null for good rows).
- * `source` is a relation with RAW_COLUMNS: a staging table, or a CSV/Parquet table function.
+ * `source` is a relation with RAW_COLUMNS (a staging table), or a table's rows (tableSourceSql).
  */
-export function compileIngest(datasetKind: EventKind | undefined, source: string): string {
-  const checks = rowChecks(datasetKind);
+export function compileIngest(datasetKind: EventKind | undefined, source: string | { table: string }): string {
+  const documentOf: DocumentOf = typeof source === 'string' ? 'doc' : 'to_json(row_value)::VARCHAR';
+  const topLevel = typeof source === 'string'
+    ? `SELECT file_no, file, line, doc, TRY(json_extract_string(doc, ${TOP_PATHS})) AS top FROM ${source}`
+    : `SELECT file_no, file, line, row_value, top FROM ${source.table}`;
+  const checks = rowChecks(datasetKind, documentOf);
   const problem = `CASE ${checks.map((c) => `WHEN ${c.when} THEN ${c.message}`).join(' ')} END`;
   const kindExpr = datasetKind ? `coalesce(lower(${field('event_type')}), ${quote(datasetKind)})` : `lower(${field('event_type')})`;
   const regionsShape = JSON.stringify(Object.fromEntries(REGION_MEMBERS.map((m) => [m.source, ['VARCHAR']])));
@@ -118,7 +165,7 @@ export function compileIngest(datasetKind: EventKind | undefined, source: string
     `struct_pack(id := ${v}.id, ssvid := ${v}.ssvid, name := ${v}.name, flag := upper(${v}.flag), type := lower(${v}.type), gear_type := ${v}.gear_type, public_authorizations := ${v}.public_authorizations, next_port := ${v}.next_port)`;
   return `
 WITH top_level AS (
-  SELECT file_no, file, line, doc, TRY(json_extract_string(doc, ${TOP_PATHS})) AS top FROM ${source}
+  ${topLevel}
 ), columns AS (
   SELECT *,
     ${kindExpr} AS kind,

@@ -14,7 +14,7 @@ import { dirname } from 'node:path';
 import { totalmem } from 'node:os';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
-import { compileIngest, RAW_COLUMNS } from './ingest.ts';
+import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { dropSpatialRows, insertSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
@@ -172,12 +172,14 @@ export class DuckDbWriter implements EngineWriter {
     return this.ingestTable(fileNo, file, `read_parquet(${sqlString(file)}, file_row_number = true)`, 'file_row_number + 1');
   }
 
-  /** Ingests rows of a table function; `lineOf` gives each row's line. */
+  /** Ingests rows of a table function, read from its columns; `lineOf` gives each row's line. */
   private async ingestTable(fileNo: number, file: string, tableFunction: string, lineOf: string): Promise<number> {
     await this.prepareStaging();
     await this.pendingIngest;
-    const source = `(SELECT ${fileNo}::INTEGER AS file_no, ${sqlString(file)} AS file, (${lineOf})::BIGINT AS line, to_json(t)::VARCHAR AS doc FROM ${tableFunction} t)`;
-    const result = await this.connection.run(`INSERT INTO scratch.typed_rows ${compileIngest(this.kind, source)}`);
+    const described = (await this.connection.runAndReadAll(`DESCRIBE SELECT * FROM ${tableFunction}`)).getRowObjectsJS();
+    const columns = described.map((c) => ({ name: String(c['column_name']), type: String(c['column_type']) }));
+    const source = tableSourceSql({ fileNo, file, tableFunction, lineOf, columns });
+    const result = await this.connection.run(`INSERT INTO scratch.typed_rows ${compileIngest(this.kind, { table: source })}`);
     return result.rowsChanged;
   }
 
