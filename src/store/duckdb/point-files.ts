@@ -34,8 +34,7 @@ export type PointFileProgress = (written: number, total: number) => void;
 /**
  * Writes the point file of every version that has no usable one (the versions a load adds; all of
  * them in a database from before point files or with files of an older format) and names it in
- * meta. Once every version has one the id index has no reader left and is dropped: it took about
- * 71 bytes per event. Resolves to the files written, for the writer to remove if the load is abandoned.
+ * meta. Resolves to the files written, for the writer to remove if the load is abandoned.
  */
 export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onRows?: PointFileProgress): Promise<string[]> {
   const named = await namedPointFiles(c);
@@ -86,8 +85,12 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
     for (const path of written) rmSync(path, { force: true });
     throw e;
   }
-  await c.run(`DROP INDEX IF EXISTS events_id_idx`);
   return written;
+}
+
+/** Once every version has its point file, the id index of older files has no reader left: it took about 71 bytes per event. */
+export async function dropIdIndex(c: DuckDBConnection): Promise<void> {
+  await c.run(`DROP INDEX IF EXISTS events_id_idx`);
 }
 
 /** Forgets a dropped version's point file (the next commit removes the file). */

@@ -17,13 +17,13 @@ import { OFFLINE_SETTINGS } from './offline.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
-import { dropSpatialRows, insertSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
-import { dropRegionRows, insertRegionRows, writeMissingRegionRows } from './region-table.ts';
+import { dropSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
+import { dropRegionRows, writeMissingRegionRows } from './region-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
-import { forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
+import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
 
@@ -242,9 +242,7 @@ export class DuckDbWriter implements EngineWriter {
     }
     if (this.servingTables) {
       options.onPhase?.('indexing');
-      await writeMissingSpatialRows(c);
-      await writeMissingRegionRows(c);
-      this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target)));
+      await this.writeMissingServingData();
     }
     return { published, skipped, skippedCount };
   }
@@ -267,10 +265,7 @@ export class DuckDbWriter implements EngineWriter {
         copyFileSync(target, workPath);
         writer = await DuckDbWriter.start(target, workPath, lock, undefined);
         // What a file from before point files, the spatial table or the region table lacks is those.
-        const spatialVersions = await writeMissingSpatialRows(writer.connection);
-        const regionVersions = await writeMissingRegionRows(writer.connection);
-        const written = await writeMissingPointFiles(writer.connection, target, onRows);
-        writer.pointFilesWritten.push(...written);
+        const { spatialVersions, regionVersions, pointFiles: written } = await writer.writeMissingServingData(onRows);
         if (written.length === 0 && spatialVersions === 0 && regionVersions === 0) {
           throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files, its spatial table and its region table; nothing to migrate`);
         }
@@ -307,8 +302,25 @@ export class DuckDbWriter implements EngineWriter {
     await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
-    this.pointFilesWritten.push(...(await writeMissingPointFiles(c, this.target, onRows)));
+    await this.writeMissingServingData(onRows);
     return { from: layout, rows, versions: versionIds.length };
+  }
+
+  /**
+   * Writes what only serving reads, for every version that lacks it: the tables sorted by place and
+   * by region on the second connection while the point files are written on the first. The point
+   * files keep the main thread and compression busy, the sorted inserts DuckDB's threads, so
+   * together they take less than one after the other (docs/performance.md). The working copy is
+   * published whole or not at all, so these writes need not share the events' transaction.
+   */
+  private async writeMissingServingData(onRows?: PointFileProgress): Promise<{ spatialVersions: number; regionVersions: number; pointFiles: string[] }> {
+    const tables = async () => ({ spatial: await writeMissingSpatialRows(this.ingestConnection), region: await writeMissingRegionRows(this.ingestConnection) });
+    const [written, counts] = await Promise.allSettled([writeMissingPointFiles(this.connection, this.target, onRows), tables()]);
+    if (written.status === 'fulfilled') this.pointFilesWritten.push(...written.value);
+    if (written.status === 'rejected') throw written.reason;
+    if (counts.status === 'rejected') throw counts.reason;
+    await dropIdIndex(this.connection);
+    return { spatialVersions: counts.value.spatial, regionVersions: counts.value.region, pointFiles: written.value };
   }
 
   /** Replaces the listed groups' members (groups not in the load are kept). */
@@ -417,9 +429,10 @@ export class DuckDbWriter implements EngineWriter {
  * the rest, then by id so the stored order is the order of `sort=+start`
  * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
  * never carries their text. vessel_events takes the columns of a history, sorted by version and
- * vessel (vessel-table.ts says why version first); the
- * entries sorted by vessel go to the point files (point-files.ts); spatial_events takes the
- * positions sorted by place (spatial-table.ts), region_events the regions (region-table.ts).
+ * vessel (vessel-table.ts says why version first). The rest of what serving reads comes after,
+ * from events (writeMissingServingData): the entries sorted by vessel in the point files
+ * (point-files.ts), the positions sorted by place in spatial_events (spatial-table.ts) and the
+ * regions in region_events (region-table.ts).
  */
 async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
@@ -429,8 +442,6 @@ async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: 
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY version_id, vessel_key, start_ts`,
   );
-  await insertSpatialRows(c, versionIds);
-  await insertRegionRows(c, versionIds);
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
