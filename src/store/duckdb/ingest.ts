@@ -1,6 +1,6 @@
 // The loader's SQL. Every source (NDJSON lines, CSV, Parquet, the demo generator) gives each row's
 // top-level fields as text: read from one JSON document per row (file_no, file, line, doc), or, for
-// a table DuckDB reads itself (CSV, Parquet), taken from its columns (tableSource). One generated
+// a table DuckDB reads itself (CSV, Parquet), taken from its columns (tableSourceSql). One generated
 // query validates each row (the first failing check becomes its `problem`, naming the field) and
 // builds the typed event columns. The checks and the typed kind blocks come from the layout
 // declarations.
