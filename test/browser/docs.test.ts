@@ -45,18 +45,30 @@ describe('Swagger UI at /docs in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, ()
     const click = (selector: string) => page.$eval(selector, (e) => (e as HTMLElement).click());
     for (const op of operations) {
       const block = `#operations-${op.tag}-${op.operationId}`;
-      await click(`${block} .opblock-summary-control`);
-      await page.waitForSelector(`${block} .execute`, { timeout: 10000 });
-      // On a busy machine the page may still be wiring the block when the button appears: a click
-      // that starts no request is made again (the requests themselves take tens of milliseconds).
+      const open = async () => {
+        // A reloaded page may open the block itself (deep linking keeps it in the URL).
+        if (!(await page.$(`${block} .execute`))) await click(`${block} .opblock-summary-control`);
+        await page.waitForSelector(`${block} .execute`, { timeout: 10000 });
+        // Time for the block's part of the document to resolve (a person takes longer to click).
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      };
+      await open();
+      // Swagger UI resolves an operation's part of the document when its block opens. An Execute
+      // made before that ends fails inside the page ("OperationNotFoundError: Operation
+      // get_readyz not found" in its console) and leaves the block unable to run, so a click that
+      // gets no answer is retried on the page loaded again (the authorization persists), its
+      // block opened again. The requests themselves take tens of milliseconds.
       const answered = `${block} .live-responses-table tbody .response .response-col_status`;
       for (let attempt = 1; ; attempt++) {
         await click(`${block} .execute`);
         try {
-          await page.waitForSelector(answered, { timeout: 20_000 });
+          await page.waitForSelector(answered, { timeout: 10_000 });
           break;
         } catch (e) {
           if (attempt === 3) throw e;
+          await page.reload();
+          await page.waitForSelector('.opblock', { timeout: 30000 });
+          await open();
         }
       }
       const status = await page.$eval(`${block} .live-responses-table tbody .response .response-col_status`, (e) => e.textContent?.trim());
