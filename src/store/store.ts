@@ -43,13 +43,14 @@ export interface EventStore extends DatasetCatalog {
   close(): Promise<void>;
 }
 
+/** What a page's entries are joined with when read as bytes: one byte. */
+export type Separator = ',' | '\n';
+
 /**
  * A page being read from the engine, which it holds until the last chunk is read: entries as JSON
  * texts. Chunks are small (one engine chunk, a few thousand entries at most) with a turn of the
  * event loop between them, so writing one never holds the other requests for long.
  */
-/** What a page's entries are joined with when read as bytes: one byte. */
-export type Separator = ',' | '\n';
 
 export interface PageStream extends AsyncIterable<string[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */

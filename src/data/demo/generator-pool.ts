@@ -29,7 +29,7 @@ export type GeneratorMessage =
   | ({ type: 'documents' } & DocumentBatch)
   | ({ type: 'ndjson' } & NdjsonBatch)
   | { type: 'shard-end' }
-  | { type: 'done'; reference: DemoReferenceData };
+  | { type: 'done'; reference: DemoReferenceData | undefined };
 
 /** Rows per message. */
 const BATCH_ROWS = 1000;
@@ -115,12 +115,12 @@ export class GeneratorPool {
           yield message;
         }
       }
-      // Every thread's world is the same once its shards are made; the first one's is taken.
-      for (const [t, worker] of this.workers.entries()) {
+      // The thread of shard 0 (the first) sends the reference data; the others end.
+      for (const worker of this.workers) {
         const message = await worker.next();
         if (message.type !== 'done') throw new Error('a demo generator thread sent rows after its last shard');
         worker.finished = true;
-        if (t === 0) this.referenceData = message.reference;
+        this.referenceData ??= message.reference;
       }
     } finally {
       await this.close();

@@ -31,7 +31,7 @@ export const CREATE_REGION_TABLES = [
 ];
 
 /** Copies the versions' rows from events, one per event and region, sorted by region, and lists the versions. */
-export async function insertRegionRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
+async function insertRegionRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
   if (versionIds.length === 0) return;
   const list = versionIds.map(Number).join(', ');
   // list_distinct: a region listed twice in an event's list is still one event in its total.

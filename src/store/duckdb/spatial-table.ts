@@ -25,7 +25,7 @@ export const CREATE_SPATIAL_TABLES = [
 ];
 
 /** Copies the versions' rows from events, sorted by place, and lists the versions. */
-export async function insertSpatialRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
+async function insertSpatialRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
   if (versionIds.length === 0) return;
   const list = versionIds.map(Number).join(', ');
   await c.run(`INSERT INTO spatial_events SELECT ${CELL_KEY_SQL} AS cell_key, version_id, id, kind, start_ts, end_ts, lat, lon
