@@ -55,6 +55,15 @@ export interface CellCover {
  */
 const MARGIN = 1e-9;
 
+/** The keys of the cells a bounding box, widened by MARGIN, meets (in no particular order). */
+export function cellsOfBox(minLon: number, minLat: number, maxLon: number, maxLat: number): number[] {
+  const keys: number[] = [];
+  for (let row = cellRow(minLat - MARGIN); row <= cellRow(maxLat + MARGIN); row++) {
+    for (let column = cellColumn(minLon - MARGIN); column <= cellColumn(maxLon + MARGIN); column++) keys.push(cellKeyOf(row, column));
+  }
+  return keys;
+}
+
 /**
  * The cells the polygons reach, or undefined when their bounding box spans more than `maxCells`
  * cells (a large area is read the ordinary way). Polygons are those of forPointTests: within

@@ -9,7 +9,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { bandedPolygon, passesEvenOdd } from '../../src/geo/even-odd.ts';
 import { CELL_KEY_SQL, cellKey, coverCells } from '../../src/geo/grid.ts';
+import { compilePolygons } from '../../src/store/duckdb/polygon-sql.ts';
+import { SqlBuilder } from '../../src/store/sql.ts';
 import type { Polygon, Ring } from '../../src/geo/geojson.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
 import { Random } from '../../src/data/demo/random.ts';
@@ -105,6 +109,32 @@ test('cells said to be inside hold only positions the exact test passes; cells l
       else if (!edge.has(key)) assert.ok(!passes, `(${lon}, ${lat}) is in a cell left out but passes the exact test`);
     }
   }), { numRuns: 300 });
+});
+
+test('the exact test in TypeScript gives DuckDB\'s SQL answer, on edges, vertices and a hair off them', async () => {
+  const instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  try {
+    await fc.assert(fc.asyncProperty(fc.array(polygonArb, { minLength: 1, maxLength: 3 }), fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }), fc.integer({ min: -3, max: 3 })), { minLength: 20, maxLength: 60 }), async (polygons, picks) => {
+      const vertices = polygons.flat(2);
+      const positions: [number, number][] = [];
+      picks.forEach(([u, v, nudge], i) => {
+        const a = vertices[i % vertices.length]!;
+        const b = vertices[(i + 1) % vertices.length]!;
+        positions.push([a[0] + u * (b[0] - a[0]) + nudge * 1e-12, a[1] + u * (b[1] - a[1]) - nudge * 1e-12], [a[0], a[1] + nudge * 1e-13], [a[0] + v - 0.5, a[1] + u - 0.5]);
+      });
+      const b = new SqlBuilder<DuckDBValue>();
+      const condition = compilePolygons(b, polygons);
+      const sql = `SELECT ${condition} FROM (SELECT unnest(${b.param(JSON.stringify(positions.map((p) => p[0])))}::DOUBLE[]) AS lon, unnest(${b.param(JSON.stringify(positions.map((p) => p[1])))}::DOUBLE[]) AS lat)`;
+      const fromSql = (await c.runAndReadAll(sql, b.params)).getRowsJS().map((row) => row[0]);
+      const banded = polygons.map(bandedPolygon);
+      const fromTs = positions.map(([lon, lat]) => banded.some((p) => passesEvenOdd(p, lat, lon)));
+      assert.deepEqual(fromTs, fromSql);
+    }), { numRuns: 200 });
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
 });
 
 test('a bounding box past the cell limit is left to the events table', () => {

@@ -104,6 +104,13 @@ export class DuckDbStore extends Catalog implements EventStore {
     return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
   }
 
+  /** A version's range of starts, read once and kept. */
+  private async startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange> {
+    const range = this.startRanges.get(versionId) ?? (await readStartRange(c, versionId));
+    this.startRanges.set(versionId, range);
+    return range;
+  }
+
   engineLoad(): EngineLoad {
     return this.pool.stats();
   }
@@ -121,7 +128,16 @@ export class DuckDbStore extends Catalog implements EventStore {
   async search(query: ListQuery, total?: number): Promise<PageStream> {
     if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await this.historyOf(query), query));
     const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? spatialPlan(query, this.spatialCells) : undefined;
-    if (spatial) return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query })));
+    if (spatial) {
+      return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query }, {
+        pointFile: (versionId) => this.points.get(versionId),
+        density: async (versionId) => {
+          const range = await this.startRangeOf(c, versionId);
+          const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
+          return rows / Math.max(1, range.lastUs - range.firstUs);
+        },
+      }, total)));
+    }
     // vessel_events holds no entries: without point files, a history's page reads events.
     const connection = await this.pool.acquire('heavy');
     let chunks: AsyncIterator<EntryChunk>;
@@ -139,11 +155,7 @@ export class DuckDbStore extends Catalog implements EventStore {
         } else if (inStoredOrder(query)) {
           const listTotal = total ?? (await countOn(connection, query, undefined));
           const versionId = query.datasets[0]!.resolved.versionId;
-          const from = await startFromEnd(connection, query, listTotal, async () => {
-            const range = this.startRanges.get(versionId) ?? (await readStartRange(connection, versionId));
-            this.startRanges.set(versionId, range);
-            return range;
-          });
+          const from = await startFromEnd(connection, query, listTotal, () => this.startRangeOf(connection, versionId));
           page = await storedOrderPage(connection, query, listTotal, from);
         } else {
           const search = compileSearch(query, ENTRY_BYTES_SQL);

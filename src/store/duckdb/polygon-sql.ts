@@ -1,44 +1,27 @@
 // The polygon condition in DuckDB's SQL: a bounding-box cut first (cheap, and on the stored
 // columns so zone maps prune), then the exact even-odd test over the polygon's edges.
-import { bboxOf, type Polygon } from '../../geo/geojson.ts';
-import { LatitudeBands, type Edge } from '../../geo/bands.ts';
+import type { Polygon } from '../../geo/geojson.ts';
+import { bandedPolygon, type BandedPolygon } from '../../geo/even-odd.ts';
 import type { SqlBuilder } from './compile.ts';
 
 /** Up to this many polygons, each is one OR term of the condition; beyond it, a join (see below). */
 export const POLYGON_TERMS_LIMIT = 16;
 
+// Each polygon's edges are grouped in latitude bands (src/geo/even-odd.ts), so a row tests only
+// its own band's edges: a buffered EEZ has thousands of edges, a band a few dozen.
 export function compilePolygons(b: SqlBuilder, polygons: readonly Polygon[]): string {
-  const tested = polygons.map(toTestedPolygon);
+  const tested = polygons.map(bandedPolygon);
   if (tested.length <= POLYGON_TERMS_LIMIT) return `(${tested.map((p) => compilePolygonTerm(b, p)).join(' OR ')})`;
   return compilePolygonJoin(b, tested);
 }
 
-// Each polygon's edges are grouped in latitude bands (src/geo/bands.ts), so a row tests only its
-// own band's edges: a buffered EEZ has thousands of edges, a band a few dozen.
-interface TestedPolygon {
-  min_lon: number;
-  min_lat: number;
-  max_lon: number;
-  max_lat: number;
-  band_lat: number;
-  band_height: number;
-  bands: Edge[][];
-}
-
-function toTestedPolygon(polygon: Polygon): TestedPolygon {
-  const [minLon, minLat, maxLon, maxLat] = bboxOf(polygon);
-  const edges: Edge[] = [];
-  for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) edges.push([ring[i]![0], ring[i]![1], ring[i + 1]![0], ring[i + 1]![1]]);
-  const banded = new LatitudeBands(edges, 8, 1024);
-  return { min_lon: minLon, min_lat: minLat, max_lon: maxLon, max_lat: maxLat, band_lat: banded.minLat, band_height: banded.height, bands: banded.bands };
-}
-
-// A horizontal ray from the point crosses the edge e = [x1, y1, x2, y2] when:
+// A horizontal ray from the point crosses the edge e = [x1, y1, x2, y2] when (passesEvenOdd in
+// src/geo/even-odd.ts is the same test in TypeScript):
 const CROSSING = `(e[2] > lat) <> (e[4] > lat) AND lon < (e[3] - e[1]) * (lat - e[2]) / (e[4] - e[2]) + e[1]`;
 
 // Bands are bound as JSON text and cast: a list value would take its element type from the first
 // number (INTEGER for 170) and reject the decimals after it.
-function compilePolygonTerm(b: SqlBuilder, p: TestedPolygon): string {
+function compilePolygonTerm(b: SqlBuilder, p: BandedPolygon): string {
   const band = `(${b.param(JSON.stringify(p.bands))}::DOUBLE[][][])[least(${p.bands.length - 1}, greatest(0, floor((lat - ${b.param(p.band_lat)}) / ${b.param(p.band_height)})))::INTEGER + 1]`;
   return `(lon BETWEEN ${b.param(p.min_lon)} AND ${b.param(p.max_lon)} AND lat BETWEEN ${b.param(p.min_lat)} AND ${b.param(p.max_lat)} AND len(list_filter(${band}, e -> ${CROSSING})) % 2 = 1)`;
 }
@@ -52,7 +35,7 @@ function compilePolygonTerm(b: SqlBuilder, p: TestedPolygon): string {
 // p50 as a term and 205 as a join; 4 small polygons 800 ms as terms and 1,700 as a join (2 of
 // them: 600 and 160; the crossing is not clean, 16 is where planning terms passes ~50 ms).
 const POLYGON_LIST = 'STRUCT(min_lon DOUBLE, min_lat DOUBLE, max_lon DOUBLE, max_lat DOUBLE, band_lat DOUBLE, band_height DOUBLE, bands DOUBLE[][][])[]';
-function compilePolygonJoin(b: SqlBuilder, tested: readonly TestedPolygon[]): string {
+function compilePolygonJoin(b: SqlBuilder, tested: readonly BandedPolygon[]): string {
   let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
   for (const p of tested) [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, p.min_lon), Math.min(minLat, p.min_lat), Math.max(maxLon, p.max_lon), Math.max(maxLat, p.max_lat)];
   const band = `p.bands[least(len(p.bands) - 1, greatest(0, floor((lat - p.band_lat) / p.band_height)))::INTEGER + 1]`;

@@ -2,18 +2,19 @@
 // filtered and sorted on, sorted by (version, cell of the grid in src/geo/grid.ts, start). Events
 // are stored by time, so a polygon query read a whole time window to find the few positions in a
 // small area; here the cells near the polygons that hold events are a few ranges of the table that
-// its zone maps find, an area where no event lies is answered without a statement, and positions in
-// cells wholly inside the polygons skip the exact test (docs/performance.md, "Polygons: a table
-// sorted by place"). The loader writes it with events (writer.ts); a version is read from it once
+// its zone maps find, an area where no event lies is answered without a statement, positions in
+// cells wholly inside the polygons skip the exact test, and the rest are tested in TypeScript
+// (docs/performance.md, "Polygons: a table sorted by place"). The loader writes it with events (writer.ts); a version is read from it once
 // spatial_versions lists it.
-import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { CELL_KEY_SQL, coverCells, type CellCover } from '../../geo/grid.ts';
+import { DuckDBDoubleVector, DuckDBIntegerVector, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue } from '@duckdb/node-api';
+import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
+import { CELL_KEY_SQL, cellsOfBox, coverCells, type CellCover } from '../../geo/grid.ts';
 import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
-import { compilePolygons } from './polygon-sql.ts';
 import { renderCondition, typedParam } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
+import type { PointFile } from './point-file.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 
 export const CREATE_SPATIAL_TABLES = [
@@ -146,50 +147,108 @@ function binarySearch(keys: Int32Array, key: number): number {
 }
 
 /**
- * The rows of the cells near the polygons that meet the query's other conditions, with the given
- * columns and each row's cell class (`cell`: 'i' inside, 'e' near an edge, '.' neither): one SELECT
- * per range of cells, joined by UNION ALL. Each range is a single BETWEEN the zone maps prune on; an
- * OR of ranges in one WHERE was not pruned (7 ranges: 9.8 ms against 0.8 for one, on 10M events).
- * The class is read by the caller, never in these WHEREs: a condition on it there cost the zone
- * maps too (1.4 ms against 3.2 for a range holding no row, 6.2 against 24.6 for five).
+ * Where a position stands, cell by cell: every position of a cell wholly inside passes, none of a
+ * cell left out does, and one in a cell an edge comes near passes when the exact test
+ * (src/geo/even-odd.ts) says so, against the polygons whose bounding boxes reach the cell. The test
+ * runs here, on positions read as DuckDB's arrays of doubles, rather than in the SQL: a buffered
+ * EEZ with events in a year of the 10M demo took 13-64 ms to count with the test in SQL (over its
+ * banded edges, a list lambda per row) and 2-20 ms read and tested here (docs/performance.md,
+ * "Polygons: the exact test in TypeScript").
  */
-function candidates(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string): string {
-  const { cover, ranges } = plan;
-  // Each cell's class is a character of one bound text, looked up by the key's offset: written as
-  // IN lists of keys, a query's text grew to thousands of numbers and DuckDB took about 100 ms to
-  // plan it (five ranges, 700 cells, 10M events), where reading the ranges took 1.6.
-  const base = ranges[0]![0];
-  const classes = Array.from({ length: ranges[ranges.length - 1]![1] - base + 1 }, () => '.');
-  for (const key of cover.inside) if (key >= base && key - base < classes.length) classes[key - base] = 'i';
-  for (const key of cover.edge) if (key >= base && key - base < classes.length) classes[key - base] = 'e';
-  const cell = `substr(${b.param(classes.join(''))}, cell_key - ${base} + 1, 1)`;
-  const where = plan.others.length ? plan.others.map((c) => renderCondition(b, c)).join(' AND ') : 'TRUE';
-  // The ranges are integers this code computed: written into the text.
-  return ranges.map(([lo, hi]) => `SELECT ${select}, ${cell} AS cell FROM spatial_events WHERE cell_key BETWEEN ${lo} AND ${hi} AND ${where}`).join(' UNION ALL ');
+class PositionTest {
+  private readonly base: number;
+  /** By key - base: 0 no position passes, -1 every position passes, k > 0 test against near[k - 1]. */
+  private readonly cells: Int32Array;
+  private readonly near: BandedPolygon[][] = [];
+
+  constructor(plan: SpatialPlan) {
+    const { cover, ranges, polygons } = plan;
+    this.base = ranges[0]?.[0] ?? 0;
+    this.cells = new Int32Array(ranges.length ? ranges[ranges.length - 1]![1] - this.base + 1 : 0);
+    const within = (key: number) => key >= this.base && key - this.base < this.cells.length;
+    for (const key of cover.inside) if (within(key)) this.cells[key - this.base] = -1;
+    const slots = new Map<number, BandedPolygon[]>();
+    for (const key of cover.edge) if (within(key)) slots.set(key, []);
+    for (const polygon of polygons.map(bandedPolygon)) {
+      for (const key of cellsOfBox(polygon.min_lon, polygon.min_lat, polygon.max_lon, polygon.max_lat)) slots.get(key)?.push(polygon);
+    }
+    for (const [key, near] of slots) {
+      this.near.push(near);
+      this.cells[key - this.base] = this.near.length;
+    }
+  }
+
+  passes(key: number, lat: number, lon: number): boolean {
+    const slot = this.cells[key - this.base] ?? 0;
+    if (slot <= 0) return slot < 0;
+    for (const polygon of this.near[slot - 1]!) if (passesEvenOdd(polygon, lat, lon)) return true;
+    return false;
+  }
 }
 
 /**
- * Rows in cells wholly inside (all match), and rows in cells near an edge (to be tested), counted
- * without the exact test: binding a buffered EEZ's edges costs a few milliseconds, and an area
- * where no event lies (most of the ocean in a time window) needs nothing more.
+ * The rows of the plan's ranges of cells that meet the query's other conditions: one SELECT per
+ * range, joined by UNION ALL. Each range is a single BETWEEN the zone maps prune on; an OR of
+ * ranges in one WHERE was not pruned (7 ranges: 9.8 ms against 0.8 for one, on 10M events).
  */
-async function countCandidates(c: DuckDBConnection, plan: SpatialPlan): Promise<{ inside: number; edge: number }> {
-  if (plan.ranges.length === 0) return { inside: 0, edge: 0 };
-  const b = new SqlBuilder<DuckDBValue>();
-  const rows = candidates(b, plan, '1 AS one');
-  const [inside, edge] = (await c.runAndReadAll(`SELECT count(*) FILTER (cell = 'i')::DOUBLE, count(*) FILTER (cell = 'e')::DOUBLE FROM (${rows})`, b.params)).getRowsJS()[0] as [number, number];
-  return { inside, edge };
+function rangeRows(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string): string {
+  const where = plan.others.length ? plan.others.map((c) => renderCondition(b, c)).join(' AND ') : 'TRUE';
+  // The ranges are integers this code computed: written into the text.
+  return plan.ranges.map(([lo, hi]) => `SELECT ${select} FROM spatial_events WHERE cell_key BETWEEN ${lo} AND ${hi} AND ${where}`).join(' UNION ALL ');
+}
+
+/**
+ * Calls `visit` for each row that passes the test, of a statement whose first three columns are
+ * cell_key, lat and lon, until it returns false; resolves to how many rows were read. The columns
+ * are read from DuckDB's vectors (typed arrays), not converted row by row.
+ */
+async function forEachPassing(result: DuckDBResult, test: PositionTest, visit: (chunk: DuckDBDataChunk, row: number) => boolean): Promise<number> {
+  let read = 0;
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const [keys, lats, lons] = [integers(chunk, 0), doubles(chunk, 1), doubles(chunk, 2)];
+    // rowCount is a call into the driver each time it is read.
+    for (let row = 0; row < keys.length; row++) {
+      read++;
+      if (test.passes(keys[row]!, lats[row]!, lons[row]!) && !visit(chunk, row)) return read;
+    }
+  }
+  return read;
+}
+
+function integers(chunk: DuckDBDataChunk, column: number): Int32Array {
+  const vector = chunk.getColumnVector(column);
+  if (!(vector instanceof DuckDBIntegerVector)) throw new Error(`column ${column} is not an INTEGER`);
+  return heldArray(vector, Int32Array);
+}
+
+function doubles(chunk: DuckDBDataChunk, column: number): Float64Array {
+  const vector = chunk.getColumnVector(column);
+  if (!(vector instanceof DuckDBDoubleVector)) throw new Error(`column ${column} is not a DOUBLE`);
+  return heldArray(vector, Float64Array);
+}
+
+/**
+ * A vector's values as the typed array the driver holds them in (its `items`, a view of the chunk),
+ * for columns without NULLs. `getItem` costs 60-80 ns a value (a validity check and a call), which
+ * made reading 80,000 positions 15-20 ms slower. The driver declares the field private, so a
+ * version without it falls back to `getItem`; test/integration/spatial-table.test.ts checks that
+ * the driver installed still has it.
+ */
+export function heldArray<A extends Int32Array | Float64Array>(vector: DuckDBIntegerVector | DuckDBDoubleVector, type: { new (length: number): A; from(values: Iterable<number>): A }): A {
+  const items = (vector as unknown as { items?: unknown }).items;
+  if (items instanceof type && items.length === vector.itemCount) return items as A;
+  return type.from(Array.from({ length: vector.itemCount }, (_, i) => vector.getItem(i) ?? Number.NaN));
 }
 
 export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Promise<number> {
-  const { inside, edge } = await countCandidates(c, plan);
-  if (edge === 0) return inside;
+  if (plan.ranges.length === 0) return 0;
   const b = new SqlBuilder<DuckDBValue>();
-  const rows = candidates(b, plan, 'lat, lon');
-  // As a WHERE, the exact test runs on the edge cells' rows alone; as an aggregate's FILTER it ran
-  // on every row (a buffered EEZ, 17,339 candidates: 20 ms against 77).
-  const passed = (await c.runAndReadAll(`SELECT count(*)::DOUBLE FROM (${rows}) WHERE cell = 'e' AND ${compilePolygons(b, plan.polygons)}`, b.params)).getRowsJS()[0]![0] as number;
-  return inside + passed;
+  let passed = 0;
+  await forEachPassing(await c.stream(rangeRows(b, plan, 'cell_key, lat, lon'), b.params), new PositionTest(plan), () => {
+    passed++;
+    return true;
+  });
+  return passed;
 }
 
 /** Pages up to this long are found here and their entries read by id; longer ones read events in order. */
@@ -197,40 +256,91 @@ export const SPATIAL_PAGE_LIMIT = 1000;
 
 /**
  * The page's entries: found in spatial_events, then read from events by version, start and id
- * (events are sorted by version and start, so the zone maps find them).
+ * (events are sorted by version and start, so the zone maps find them). The rows of the ranges are
+ * sorted in DuckDB and tested here in that order until the page is complete: first only the first
+ * twice as many as the page needs (a top-N sort), and all of them when too few of those pass.
+ * `total` (the query's count, when known) ends the reading as soon as no more rows can pass.
  */
-export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }): Promise<string[]> {
+export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }, sources: EntrySources, total?: number): Promise<string[]> {
   const { query } = plan;
-  const { inside, edge } = await countCandidates(c, plan);
-  if (inside + edge === 0) return [];
-  const b = new SqlBuilder<DuckDBValue>();
-  const rows = candidates(b, plan, 'version_id, id, start_ts, end_ts, lat, lon');
-  const matching = edge === 0 ? `cell = 'i'` : `cell = 'i' OR (cell = 'e' AND ${compilePolygons(b, plan.polygons)})`;
-  const page = (await c.runAndReadAll(
-    `SELECT version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE FROM (${rows}) WHERE ${matching} ORDER BY ${ORDER_BY[query.sort]} LIMIT ${b.param(query.limit)} OFFSET ${b.param(query.offset)}`,
-    b.params,
-  )).getRowsJS() as [number, string, number][];
-  return entriesOf(c, page);
+  const wanted = Math.min(query.offset + query.limit, total ?? Infinity);
+  if (plan.ranges.length === 0 || wanted <= query.offset) return [];
+  const test = new PositionTest(plan);
+  for (const cap of [2 * wanted + 100, undefined]) {
+    const b = new SqlBuilder<DuckDBValue>();
+    const rows = rangeRows(b, plan, 'cell_key, lat, lon, version_id, id, start_ts, end_ts');
+    const sql = `SELECT cell_key, lat, lon, version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE FROM (${rows}) ORDER BY ${ORDER_BY[query.sort]}${cap === undefined ? '' : ` LIMIT ${cap}`}`;
+    const page: [number, string, number][] = [];
+    let passed = 0;
+    const read = await forEachPassing(await c.stream(sql, b.params), test, (chunk, row) => {
+      if (++passed > query.offset) page.push([integers(chunk, 3)[row]!, String(chunk.getColumnVector(4).getItem(row)), doubles(chunk, 5)[row]!]);
+      return passed < wanted;
+    });
+    // Complete, or every row of the ranges was read (fewer than the cap): the page is all there is.
+    if (passed >= wanted || cap === undefined || read < cap) return entriesOf(c, page, sources);
+  }
+  throw new Error('unreachable: the uncapped pass returns');
 }
 
-/** The stored entries of (version, id, start in µs) rows, in their order. */
-async function entriesOf(c: DuckDBConnection, page: [number, string, number][]): Promise<string[]> {
-  const byVersion = new Map<number, { ids: string[]; first: number; last: number }>();
-  for (const [version, id, startUs] of page) {
-    const v = byVersion.get(version) ?? { ids: [], first: startUs, last: startUs };
-    v.ids.push(id);
-    v.first = Math.min(v.first, startUs);
-    v.last = Math.max(v.last, startUs);
-    byVersion.set(version, v);
+/** Where a page's entries may be read besides a window of events: what the store knows of each version. */
+export interface EntrySources {
+  /** The version's point file, when it has one: an entry by id without a statement. */
+  pointFile(versionId: number): PointFile | undefined;
+  /** The version's events per microsecond of start, on average. */
+  density(versionId: number): Promise<number>;
+}
+
+// Costs measured on the 10M demo (2026-11-25, .exp/entries.mts and .exp/ptent.mts, load 0.4-1.0):
+// a statement on events costs about 1.5 ms however few rows it finds (100 exact lookups, one
+// statement each or one UNION ALL: 100-200 ms), plus about 0.24 µs per event of its window of starts
+// (one window over a year of fishing events: 300 ms); an entry read from a point file about 0.17
+// ms (100 at once: 15-20 ms on two cores; DuckDB's `rowid = x` took 2.2 ms each).
+const STATEMENT_MS = 1.5;
+const WINDOW_EVENT_MS = 0.00024;
+const POINT_ENTRY_MS = 0.17;
+
+/**
+ * The stored entries of (version, id, start in µs) rows, in their order. The rows are grouped in
+ * clusters of starts: a gap holding more events than a statement's cost splits them. A cluster is
+ * read from events as a window of starts (events are sorted by version and start, so its zone maps
+ * find it) or, when that would cost more, entry by entry from the version's point file. A dense
+ * page (a busy area) is one window; a sparse one, whose 100 events spread over a year, took 35-68
+ * ms as one window and is read from the point files.
+ */
+async function entriesOf(c: DuckDBConnection, page: [number, string, number][], sources: EntrySources): Promise<string[]> {
+  const rows = [...page].sort((x, y) => x[0] - y[0] || x[2] - y[2]);
+  const clusters: { version: number; rows: [number, string, number][]; events: number }[] = [];
+  for (const row of rows) {
+    const density = await sources.density(row[0]);
+    const last = clusters[clusters.length - 1];
+    const gap = last && last.version === row[0] ? (row[2] - last.rows[last.rows.length - 1]![2]) * density : Infinity;
+    if (last && gap * WINDOW_EVENT_MS <= STATEMENT_MS) {
+      last.rows.push(row);
+      last.events += gap;
+    } else clusters.push({ version: row[0], rows: [row], events: 1 });
   }
   const entries = new Map<string, string>();
-  for (const [version, { ids, first, last }] of byVersion) {
-    const b = new SqlBuilder<DuckDBValue>();
-    const sql = `SELECT id, entry FROM events WHERE version_id = ${typedParam(b, 'version_id', version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(ids)})`;
-    for (const [id, entry] of (await c.runAndReadAll(sql, b.params)).getRowsJS() as [string, string][]) entries.set(`${version}\u0000${id}`, entry);
+  const key = (version: number, id: string) => `${version}\u0000${id}`;
+  const b = new SqlBuilder<DuckDBValue>();
+  const windows: string[] = [];
+  const lookups: Promise<void>[] = [];
+  for (const cluster of clusters) {
+    const file = sources.pointFile(cluster.version);
+    if (file && cluster.rows.length * POINT_ENTRY_MS < STATEMENT_MS + cluster.events * WINDOW_EVENT_MS) {
+      for (const [version, id] of cluster.rows) {
+        lookups.push(file.entry(id).then((entry) => void (entry !== undefined && entries.set(key(version, id), entry))));
+      }
+      continue;
+    }
+    const [first, last] = [cluster.rows[0]![2], cluster.rows[cluster.rows.length - 1]![2]];
+    windows.push(`SELECT version_id::INTEGER, id, entry FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);
   }
+  if (windows.length) {
+    for (const [version, id, entry] of (await c.runAndReadAll(windows.join(' UNION ALL '), b.params)).getRowsJS() as [number, string, string][]) entries.set(key(version, id), entry);
+  }
+  await Promise.all(lookups);
   return page.map(([version, id]) => {
-    const entry = entries.get(`${version}\u0000${id}`);
+    const entry = entries.get(key(version, id));
     if (entry === undefined) throw new Error(`event ${id} of version ${version} is in spatial_events but not in events`);
     return entry;
   });
