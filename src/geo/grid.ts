@@ -65,74 +65,78 @@ export function cellsOfBox(minLon: number, minLat: number, maxLon: number, maxLa
 }
 
 /**
- * The cells the polygons reach, or undefined when their bounding box spans more than `maxCells`
- * cells (a large area is read the ordinary way). Polygons are those of forPointTests: within
- * [-180, 180], rings closed.
+ * The cells the polygons reach, or undefined when their bounding boxes together span more than
+ * `maxCells` cells (a large area is read the ordinary way). Each polygon is covered within its own
+ * bounding box: the parts of an area split at the antimeridian, or far apart, span few cells each
+ * where one box around them all spans most of the globe. A cell wholly inside any polygon is inside
+ * (the polygons are ORed); one an edge comes near and no polygon holds wholly needs the test.
+ * Polygons are those of forPointTests: within [-180, 180], rings closed.
  */
 export function coverCells(polygons: readonly Polygon[], maxCells: number): CellCover | undefined {
+  const boxes = polygons.map(cellBox);
+  if (boxes.reduce((n, box) => n + (box ? box.rows * box.columns : 0), 0) > maxCells) return undefined;
+  const inside = new Set<number>();
+  const edge = new Set<number>();
+  polygons.forEach((polygon, i) => {
+    const box = boxes[i];
+    if (box) coverPolygon(polygon, box, inside, edge);
+  });
+  for (const key of inside) edge.delete(key);
+  return { inside: [...inside].sort((a, b) => a - b), edge: [...edge].sort((a, b) => a - b) };
+}
+
+interface CellBox {
+  row0: number;
+  column0: number;
+  rows: number;
+  columns: number;
+}
+
+/** The rows and columns of cells a polygon's bounding box (widened by MARGIN) meets; undefined when it has no vertex. */
+function cellBox(polygon: Polygon): CellBox | undefined {
   let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const p of polygons) for (const ring of p) for (const [x, y] of ring) {
+  for (const ring of polygon) for (const [x, y] of ring) {
     [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, x), Math.min(minLat, y), Math.max(maxLon, x), Math.max(maxLat, y)];
   }
-  if (!(minLon <= maxLon && minLat <= maxLat)) return { inside: [], edge: [] };
+  if (!(minLon <= maxLon && minLat <= maxLat)) return undefined;
   const row0 = cellRow(minLat - MARGIN);
   const column0 = cellColumn(minLon - MARGIN);
-  const rows = cellRow(maxLat + MARGIN) - row0 + 1;
-  const columns = cellColumn(maxLon + MARGIN) - column0 + 1;
-  if (rows * columns > maxCells) return undefined;
+  return { row0, column0, rows: cellRow(maxLat + MARGIN) - row0 + 1, columns: cellColumn(maxLon + MARGIN) - column0 + 1 };
+}
 
+/** Adds the keys of the cells wholly inside one polygon, and of those an edge of it comes near. */
+function coverPolygon(polygon: Polygon, { row0, column0, rows, columns }: CellBox, insideKeys: Set<number>, edgeKeys: Set<number>): void {
   // Cells an edge may come near: every cell its bounding box (widened by MARGIN) meets.
   const near = new Uint8Array(rows * columns);
-  for (const p of polygons) for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) {
+  for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) {
     const [x1, y1] = ring[i]!;
     const [x2, y2] = ring[i + 1]!;
     const [r1, r2] = [cellRow(Math.min(y1, y2) - MARGIN) - row0, cellRow(Math.max(y1, y2) + MARGIN) - row0];
     const [c1, c2] = [cellColumn(Math.min(x1, x2) - MARGIN) - column0, cellColumn(Math.max(x1, x2) + MARGIN) - column0];
     for (let r = r1; r <= r2; r++) near.fill(1, r * columns + c1, r * columns + c2 + 1);
   }
-
-  // Any other cell is wholly inside or wholly outside each polygon: its centre tells which. Along
-  // a row, the even-odd test of the centres needs the row's crossings once.
-  const inside = new Uint8Array(rows * columns);
-  // A row skips the polygons whose latitudes it is outside of (a collection of many small ones).
-  const latSpans = polygons.map((p) => {
-    let [low, high] = [Infinity, -Infinity];
-    for (const ring of p) for (const [, y] of ring) [low, high] = [Math.min(low, y), Math.max(high, y)];
-    return [low, high] as const;
-  });
+  // Any other cell is wholly inside or wholly outside the polygon: its centre tells which. Along a
+  // row, the even-odd test of the centres needs the row's crossings once.
   for (let r = 0; r < rows; r++) {
     const lat = (row0 + r + 0.5) / CELLS_PER_DEGREE - 90;
-    for (const [index, p] of polygons.entries()) {
-      if (lat < latSpans[index]![0] || lat > latSpans[index]![1]) continue;
-      const crossings: number[] = [];
-      for (const ring of p) for (let i = 0; i + 1 < ring.length; i++) {
-        const [x1, y1] = ring[i]!;
-        const [x2, y2] = ring[i + 1]!;
-        if (y1 > lat !== y2 > lat) crossings.push(((x2 - x1) * (lat - y1)) / (y2 - y1) + x1);
+    const crossings: number[] = [];
+    for (const ring of polygon) for (let i = 0; i + 1 < ring.length; i++) {
+      const [x1, y1] = ring[i]!;
+      const [x2, y2] = ring[i + 1]!;
+      if (y1 > lat !== y2 > lat) crossings.push(((x2 - x1) * (lat - y1)) / (y2 - y1) + x1);
+    }
+    crossings.sort((a, b) => a - b);
+    let right = crossings.length; // crossings east of the centre (the exact test counts those)
+    let k = 0;
+    for (let c = 0; c < columns; c++) {
+      const lon = (column0 + c + 0.5) / CELLS_PER_DEGREE - 180;
+      while (k < crossings.length && crossings[k]! <= lon) {
+        k++;
+        right--;
       }
-      crossings.sort((a, b) => a - b);
-      let right = crossings.length; // crossings east of the centre (the exact test counts those)
-      let k = 0;
-      for (let c = 0; c < columns; c++) {
-        const lon = (column0 + c + 0.5) / CELLS_PER_DEGREE - 180;
-        while (k < crossings.length && crossings[k]! <= lon) {
-          k++;
-          right--;
-        }
-        if (right % 2 === 1) inside[r * columns + c] = 1;
-      }
+      const key = cellKeyOf(row0 + r, column0 + c);
+      if (near[r * columns + c]) edgeKeys.add(key);
+      else if (right % 2 === 1) insideKeys.add(key);
     }
   }
-
-  const insideKeys: number[] = [];
-  const edgeKeys: number[] = [];
-  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) {
-    const at = r * columns + c;
-    const key = cellKeyOf(row0 + r, column0 + c);
-    if (inside[at] && !near[at]) insideKeys.push(key);
-    else if (near[at]) edgeKeys.push(key);
-  }
-  insideKeys.sort((a, b) => a - b);
-  edgeKeys.sort((a, b) => a - b);
-  return { inside: insideKeys, edge: edgeKeys };
 }

@@ -24,7 +24,7 @@ import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
-import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan } from './spatial-table.ts';
+import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount } from './spatial-table.ts';
 import { readRegionVersions, regionCount, regionPageStart, regionPlan } from './region-table.ts';
 
 export interface DuckDbStoreOptions {
@@ -51,9 +51,18 @@ export function fileIdentity(path: string): string {
   }
 }
 
+/** Starts kept per counted polygon query at most (8 bytes each). */
+const MAX_KEPT_STARTS = 1_000_000;
+
 export class DuckDbStore extends Catalog implements EventStore {
   /** Each version's earliest and latest start, read when a -start page first needs it (stored-order.ts). */
   private readonly startRanges = new Map<number, StartRange>();
+  /**
+   * A polygon query's count, with the starts of the events that passed, kept for the page of the
+   * same query object (the routes count, then search): the page reads only the rows up to its last
+   * start instead of every row of the area again.
+   */
+  private readonly spatialCounts = new WeakMap<EventQuery, SpatialCount>();
   /**
    * A history's matches, kept for the query object that counted them: the route counts, then asks
    * for the page of the same object, and the page then reads and filters no record again.
@@ -118,7 +127,11 @@ export class DuckDbStore extends Catalog implements EventStore {
   async count(query: EventQuery): Promise<number> {
     if (pointFilesAnswer(query, this.points)) return (await this.historyOf(query)).length;
     const spatial = spatialPlan(query, this.spatialCells);
-    if (spatial) return this.pool.use('heavy', (c) => spatialCount(c, spatial));
+    if (spatial) {
+      const counted = await this.pool.use('heavy', (c) => spatialCount(c, spatial));
+      if (counted.total <= MAX_KEPT_STARTS) this.spatialCounts.set(query, counted);
+      return counted.total;
+    }
     const region = regionPlan(query, this.regionVersions);
     if (region) return this.pool.use('heavy', (c) => regionCount(c, region));
     const source = sourceOf(query);
@@ -136,7 +149,7 @@ export class DuckDbStore extends Catalog implements EventStore {
           const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
           return rows / Math.max(1, range.lastUs - range.firstUs);
         },
-      }, total)));
+      }, this.spatialCounts.get(query) ?? (total === undefined ? undefined : { total, starts: new Float64Array(0) }))));
     }
     // vessel_events holds no entries: without point files, a history's page reads events.
     const connection = await this.pool.acquire('heavy');

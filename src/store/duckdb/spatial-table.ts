@@ -63,10 +63,11 @@ export async function readSpatialCells(c: DuckDBConnection): Promise<Map<number,
 const SPATIAL_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'id', 'kind', 'start', 'end']);
 
 /**
- * Cells a query's polygons may cover: a bounding box wider than this (about 70 x 70 degrees) is
- * read from events, where the cells would prune little.
+ * Cells a query's polygons may cover, counted in their bounding boxes: past this (about 100 x 100
+ * degrees) they are read from events, where the cells would prune little. Russia's EEZ, whose
+ * boxes span 38,000 cells, took 118-127 ms from events (a year of the 10M demo's fishing events).
  */
-const MAX_CELLS = 20_000;
+const MAX_CELLS = 40_000;
 
 /** A query the table answers: its polygons, their cells, and its other conditions. */
 export interface SpatialPlan {
@@ -191,8 +192,10 @@ class PositionTest {
  * range, joined by UNION ALL. Each range is a single BETWEEN the zone maps prune on; an OR of
  * ranges in one WHERE was not pruned (7 ranges: 9.8 ms against 0.8 for one, on 10M events).
  */
-function rangeRows(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string): string {
-  const where = plan.others.length ? plan.others.map((c) => renderCondition(b, c)).join(' AND ') : 'TRUE';
+function rangeRows(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string, also?: string): string {
+  const conditions = plan.others.map((c) => renderCondition(b, c));
+  if (also) conditions.push(also);
+  const where = conditions.length ? conditions.join(' AND ') : 'TRUE';
   // The ranges are integers this code computed: written into the text.
   return plan.ranges.map(([lo, hi]) => `SELECT ${select} FROM spatial_events WHERE cell_key BETWEEN ${lo} AND ${hi} AND ${where}`).join(' UNION ALL ');
 }
@@ -240,15 +243,27 @@ export function heldArray<A extends Int32Array | Float64Array>(vector: DuckDBInt
   return type.from(Array.from({ length: vector.itemCount }, (_, i) => vector.getItem(i) ?? Number.NaN));
 }
 
-export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Promise<number> {
-  if (plan.ranges.length === 0) return 0;
+/** A count of the positions that pass, and their starts (µs, in no order) for the page that follows. */
+export interface SpatialCount {
+  total: number;
+  starts: Float64Array;
+}
+
+export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Promise<SpatialCount> {
+  if (plan.ranges.length === 0) return { total: 0, starts: new Float64Array(0) };
   const b = new SqlBuilder<DuckDBValue>();
-  let passed = 0;
-  await forEachPassing(await c.stream(rangeRows(b, plan, 'cell_key, lat, lon'), b.params), new PositionTest(plan), () => {
-    passed++;
+  let starts = new Float64Array(1024);
+  let total = 0;
+  await forEachPassing(await c.stream(rangeRows(b, plan, 'cell_key, lat, lon, epoch_us(start_ts)::DOUBLE'), b.params), new PositionTest(plan), (chunk, row) => {
+    if (total === starts.length) {
+      const grown = new Float64Array(total * 2);
+      grown.set(starts);
+      starts = grown;
+    }
+    starts[total++] = doubles(chunk, 3)[row]!;
     return true;
   });
-  return passed;
+  return { total, starts: starts.subarray(0, total) };
 }
 
 /** Pages up to this long are found here and their entries read by id; longer ones read events in order. */
@@ -257,18 +272,29 @@ export const SPATIAL_PAGE_LIMIT = 1000;
 /**
  * The page's entries: found in spatial_events, then read from events by version, start and id
  * (events are sorted by version and start, so the zone maps find them). The rows of the ranges are
- * sorted in DuckDB and tested here in that order until the page is complete: first only the first
- * twice as many as the page needs (a top-N sort), and all of them when too few of those pass.
- * `total` (the query's count, when known) ends the reading as soon as no more rows can pass.
+ * sorted in DuckDB and tested here in that order until the page is complete.
+ *
+ * With the starts of the rows that pass (the count's, when the same query was counted first), a
+ * page sorted by start reads only the rows up to the start of its last row: the count has already
+ * read and tested every row, and a second pass over all of them with their ids and a sort took
+ * 7-15 ms more. Otherwise it reads, sorted, first twice as many rows as the page needs (a top-N
+ * sort) and all of them when too few of those pass. `total` (the query's count, when known) ends
+ * the reading as soon as no more rows can pass.
  */
-export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }, sources: EntrySources, total?: number): Promise<string[]> {
+export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }, sources: EntrySources, counted?: SpatialCount): Promise<string[]> {
   const { query } = plan;
-  const wanted = Math.min(query.offset + query.limit, total ?? Infinity);
+  const wanted = Math.min(query.offset + query.limit, counted?.total ?? Infinity);
   if (plan.ranges.length === 0 || wanted <= query.offset) return [];
   const test = new PositionTest(plan);
-  for (const cap of [2 * wanted + 100, undefined]) {
+  const passes: { cap?: number; bound?: (b: SqlBuilder<DuckDBValue>) => string }[] = [];
+  if (counted && counted.starts.length === counted.total && (query.sort === '+start' || query.sort === '-start')) {
+    const { starts } = counted;
+    const last = nthSmallest(starts, query.sort === '+start' ? wanted - 1 : starts.length - wanted);
+    passes.push({ bound: (b) => `start_ts ${query.sort === '+start' ? '<=' : '>='} make_timestamp(${b.param(BigInt(last))}::BIGINT)` });
+  } else passes.push({ cap: 2 * wanted + 100 }, {});
+  for (const { cap, bound } of passes) {
     const b = new SqlBuilder<DuckDBValue>();
-    const rows = rangeRows(b, plan, 'cell_key, lat, lon, version_id, id, start_ts, end_ts');
+    const rows = rangeRows(b, plan, 'cell_key, lat, lon, version_id, id, start_ts, end_ts', bound?.(b));
     const sql = `SELECT cell_key, lat, lon, version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE FROM (${rows}) ORDER BY ${ORDER_BY[query.sort]}${cap === undefined ? '' : ` LIMIT ${cap}`}`;
     const page: [number, string, number][] = [];
     let passed = 0;
@@ -276,10 +302,33 @@ export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { que
       if (++passed > query.offset) page.push([integers(chunk, 3)[row]!, String(chunk.getColumnVector(4).getItem(row)), doubles(chunk, 5)[row]!]);
       return passed < wanted;
     });
-    // Complete, or every row of the ranges was read (fewer than the cap): the page is all there is.
+    // Complete, or every row was read (none capped): the page is all there is.
     if (passed >= wanted || cap === undefined || read < cap) return entriesOf(c, page, sources);
   }
-  throw new Error('unreachable: the uncapped pass returns');
+  throw new Error('unreachable: the last pass reads every row');
+}
+
+/** The value that would be at index k if the values were sorted ascending (a quickselect on a copy, linear on average). */
+export function nthSmallest(values: Float64Array, k: number): number {
+  const a = Float64Array.from(values);
+  let [lo, hi] = [0, a.length - 1];
+  while (lo < hi) {
+    const pivot = a[(lo + hi) >>> 1]!;
+    let [i, j] = [lo, hi];
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        [a[i], a[j]] = [a[j]!, a[i]!];
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return a[k]!;
+  }
+  return a[k]!;
 }
 
 /** Where a page's entries may be read besides a window of events: what the store knows of each version. */
@@ -290,13 +339,15 @@ export interface EntrySources {
   density(versionId: number): Promise<number>;
 }
 
-// Costs measured on the 10M demo (2026-11-25, .exp/entries.mts and .exp/ptent.mts, load 0.4-1.0):
-// a statement on events costs about 1.5 ms however few rows it finds (100 exact lookups, one
-// statement each or one UNION ALL: 100-200 ms), plus about 0.24 µs per event of its window of starts
-// (one window over a year of fishing events: 300 ms); an entry read from a point file about 0.17
-// ms (100 at once: 15-20 ms on two cores; DuckDB's `rowid = x` took 2.2 ms each).
+// Costs measured on the 10M demo (2026-11-25, .exp/entries.mts, .exp/entries2.mts and
+// .exp/ptent.mts, load 0.4-1.0): a statement on events costs about 1.5 ms however few rows it finds
+// (100 exact lookups, one statement each or one UNION ALL: 100-200 ms), plus about 0.65 µs per
+// event of its window of starts, whose entries DuckDB reads whatever the ids asked (100 ids in a
+// window of 61,552 events: 40-60 ms, 10 ids 37 ms, the window's ids alone 6-12 ms); an entry read
+// from a point file about 0.17 ms (100 at once: 15-20 ms on two cores; DuckDB's `rowid = x` took
+// 2.2 ms each).
 const STATEMENT_MS = 1.5;
-const WINDOW_EVENT_MS = 0.00024;
+const WINDOW_EVENT_MS = 0.00065;
 const POINT_ENTRY_MS = 0.17;
 
 /**
