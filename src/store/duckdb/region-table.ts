@@ -12,6 +12,7 @@ import { fieldsRead, planFilters, type Condition, type Field } from '../../query
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
+import type { PageStart } from './stored-order.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 
 /**
@@ -103,23 +104,28 @@ export async function regionCount(c: DuckDBConnection, plan: RegionPlan): Promis
  * read again. A version's rows of one region are stored in the order of their start, so the page's
  * first row and the one before it are read in storage order, without a sort (6 ms where DuckDB's
  * top-N took 15-30 for one EEZ and flag on 10M events); only when both start at the same instant
- * are the earlier rows counted.
+ * are the earlier rows counted. For an ascending page the starts of its rows are read too, and the
+ * last one bounds the window the events table reads.
  */
-export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery, total: number): Promise<{ startUs: number; before: number } | undefined> {
+export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery, total: number): Promise<PageStart | undefined> {
   if (query.datasets.length !== 1) throw new Error('a page in storage order reads one dataset version');
   const first = query.sort === '-start' ? Math.max(0, total - query.offset - query.limit) : query.offset;
   if (first >= total || (query.sort === '-start' && query.offset >= total)) return undefined;
+  // The row before the page, and the page's rows (an ascending page's last start bounds its window).
+  const last = query.sort === '-start' ? first : Math.min(total, first + query.limit) - 1;
   const b = new SqlBuilder<DuckDBValue>();
   // The OFFSET outside: on the scan itself an OFFSET (even 0) made DuckDB read the whole run before
   // answering (24 ms against 5 for the first row of one EEZ and flag on 10M events).
   const starts = (await c.runAndReadAll(
-    `SELECT start_us FROM (SELECT epoch_us(start_ts)::DOUBLE AS start_us ${rowsOf(b, plan)} LIMIT ${first + 1}) LIMIT 2 OFFSET ${Math.max(0, first - 1)}`,
+    `SELECT start_us FROM (SELECT epoch_us(start_ts)::DOUBLE AS start_us ${rowsOf(b, plan)} LIMIT ${last + 1}) OFFSET ${Math.max(0, first - 1)}`,
     b.params,
   )).getRowsJS().map((r) => r[0] as number);
-  if (starts.length !== Math.min(2, first + 1)) throw new Error(`region_events holds fewer than the ${total} rows it counted`);
-  const startUs = starts[starts.length - 1]!;
-  if (first === 0 || starts[0]! < startUs) return { startUs, before: first };
+  if (starts.length !== last + 1 - Math.max(0, first - 1)) throw new Error(`region_events holds fewer than the ${total} rows it counted`);
+  const startUs = starts[first === 0 ? 0 : 1]!;
+  const lastUs = query.sort === '-start' ? undefined : starts[starts.length - 1]!;
+  const found = (before: number): PageStart => (lastUs === undefined ? { startUs, before } : { startUs, before, lastUs });
+  if (first === 0 || starts[0]! < startUs) return found(first);
   const earlier = new SqlBuilder<DuckDBValue>();
   const before = (await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rowsOf(earlier, plan)} AND start_ts < make_timestamp(${earlier.param(BigInt(startUs))}::BIGINT)`, earlier.params)).getRowsJS()[0]![0] as number;
-  return { startUs, before };
+  return found(before);
 }

@@ -74,6 +74,11 @@ const BACKWARD_BATCH = 2048;
 export interface PageStart {
   startUs: number;
   before: number;
+  /**
+   * The start (µs) of an ascending page's last row, when the caller knows it (region_events reads
+   * it with the first): the page is then read in one pass, its window of starts bounded at both ends.
+   */
+  lastUs?: number;
 }
 
 /**
@@ -97,6 +102,13 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   // events); the starts of the first and last rows let the zone maps find their row groups.
   const between = `SELECT ${ENTRY_BYTES_SQL} ${rows.sql} AND start_ts BETWEEN make_timestamp($${n + 1}::BIGINT) AND make_timestamp($${n + 2}::BIGINT) AND rowid BETWEEN $${n + 3} AND $${n + 4}`;
   const bounds = (firstRow: bigint, lastRow: bigint, firstUs: number, lastUs: number) => [...rows.params, BigInt(firstUs), BigInt(lastUs), firstRow, lastRow];
+  if (!descending && from?.lastUs !== undefined) {
+    // Both ends of the window known: the page's rows in storage order, the rows at its first start
+    // that come before it skipped. Finding the first and last rows first (below) read the window
+    // twice: 1.6-2.3 ms more for one EEZ and flag on 10M events.
+    const sql = `SELECT ${ENTRY_BYTES_SQL} ${rows.sql} AND start_ts <= make_timestamp($${n + 3}::BIGINT) LIMIT $${n + 1} OFFSET $${n + 2}`;
+    return entryChunks(await c.stream(sql, [...pageParams, BigInt(Math.round(from.lastUs))]));
+  }
   if (!descending) {
     // The page's first and last rows are all an ascending page needs: DuckDB finds them (3.4 ms
     // for the 10M file's first 99,999 fishing events) rather than hand every row over (118 ms).
