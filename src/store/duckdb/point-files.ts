@@ -5,6 +5,7 @@
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import { float64Column, int32Column, uint32Column } from './vectors.ts';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -62,17 +63,21 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_RECORD_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
       let done = 0;
       for await (const chunk of chunksOf(result)) {
-        const column = (i: number) => chunk.getColumnVector(i) as unknown as { getItem(row: number): number | null };
-        const [version, high, low, vesselHigh, vesselLow, start, end, idBytes, vesselBytes] = Array.from({ length: 9 }, (_, i) => column(i));
+        // Typed arrays, not a getItem per value (src/store/duckdb/vectors.ts); the end may be NULL.
+        const version = int32Column(chunk, 0);
+        const [high, low, vesselHigh, vesselLow] = [1, 2, 3, 4].map((i) => uint32Column(chunk, i));
+        const start = float64Column(chunk, 5);
+        const end = chunk.getColumnVector(6) as unknown as { getItem(row: number): number | null };
+        const [idBytes, vesselBytes] = [7, 8].map((i) => uint32Column(chunk, i));
         const text = chunk.getColumnVector(9) as DuckDBBlobVector;
-        for (let row = 0; row < chunk.rowCount; row++) {
-          const pending = writers.get(version!.getItem(row)!)!.writer.addRecord(
-            high!.getItem(row)!, low!.getItem(row)!, vesselHigh!.getItem(row)!, vesselLow!.getItem(row)!, start!.getItem(row)!, end!.getItem(row),
-            idBytes!.getItem(row)!, vesselBytes!.getItem(row)!, text.getItemBytes(row)!,
+        for (let row = 0; row < version.length; row++) {
+          const pending = writers.get(version[row]!)!.writer.addRecord(
+            high![row]!, low![row]!, vesselHigh![row]!, vesselLow![row]!, start[row]!, end.getItem(row),
+            idBytes![row]!, vesselBytes![row]!, text.getItemBytes(row)!,
           );
           if (pending) await pending;
         }
-        onRows?.((done += chunk.rowCount), total);
+        onRows?.((done += version.length), total);
       }
     }
     for (const [versionId, { name, writer }] of writers) {

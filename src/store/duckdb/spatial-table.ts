@@ -6,7 +6,7 @@
 // cells wholly inside the polygons skip the exact test, and the rest are tested in TypeScript
 // (docs/performance.md, "Polygons: a table sorted by place"). The loader writes it with events (writer.ts); a version is read from it once
 // spatial_versions lists it.
-import { DuckDBDoubleVector, DuckDBIntegerVector, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
 import { CELL_KEY_SQL, cellsOfBox, coverCells, type CellCover } from '../../geo/grid.ts';
 import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
@@ -15,6 +15,7 @@ import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { renderCondition, typedParam } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 import type { PointFile } from './point-file.ts';
+import { float64Column, int32Column } from './vectors.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 
 export const CREATE_SPATIAL_TABLES = [
@@ -208,7 +209,7 @@ function rangeRows(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string
 async function forEachPassing(result: DuckDBResult, test: PositionTest, visit: (chunk: DuckDBDataChunk, row: number) => boolean): Promise<number> {
   let read = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    const [keys, lats, lons] = [integers(chunk, 0), doubles(chunk, 1), doubles(chunk, 2)];
+    const [keys, lats, lons] = [int32Column(chunk, 0), float64Column(chunk, 1), float64Column(chunk, 2)];
     // rowCount is a call into the driver each time it is read.
     for (let row = 0; row < keys.length; row++) {
       read++;
@@ -216,31 +217,6 @@ async function forEachPassing(result: DuckDBResult, test: PositionTest, visit: (
     }
   }
   return read;
-}
-
-function integers(chunk: DuckDBDataChunk, column: number): Int32Array {
-  const vector = chunk.getColumnVector(column);
-  if (!(vector instanceof DuckDBIntegerVector)) throw new Error(`column ${column} is not an INTEGER`);
-  return heldArray(vector, Int32Array);
-}
-
-function doubles(chunk: DuckDBDataChunk, column: number): Float64Array {
-  const vector = chunk.getColumnVector(column);
-  if (!(vector instanceof DuckDBDoubleVector)) throw new Error(`column ${column} is not a DOUBLE`);
-  return heldArray(vector, Float64Array);
-}
-
-/**
- * A vector's values as the typed array the driver holds them in (its `items`, a view of the chunk),
- * for columns without NULLs. `getItem` costs 60-80 ns a value (a validity check and a call), which
- * made reading 80,000 positions 15-20 ms slower. The driver declares the field private, so a
- * version without it falls back to `getItem`; test/integration/spatial-table.test.ts checks that
- * the driver installed still has it.
- */
-export function heldArray<A extends Int32Array | Float64Array>(vector: DuckDBIntegerVector | DuckDBDoubleVector, type: { new (length: number): A; from(values: Iterable<number>): A }): A {
-  const items = (vector as unknown as { items?: unknown }).items;
-  if (items instanceof type && items.length === vector.itemCount) return items as A;
-  return type.from(Array.from({ length: vector.itemCount }, (_, i) => vector.getItem(i) ?? Number.NaN));
 }
 
 /** A count of the positions that pass, and their starts (µs, in no order) for the page that follows. */
@@ -260,7 +236,7 @@ export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Prom
       grown.set(starts);
       starts = grown;
     }
-    starts[total++] = doubles(chunk, 3)[row]!;
+    starts[total++] = float64Column(chunk, 3)[row]!;
     return true;
   });
   return { total, starts: starts.subarray(0, total) };
@@ -299,7 +275,7 @@ export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { que
     const page: [number, string, number][] = [];
     let passed = 0;
     const read = await forEachPassing(await c.stream(sql, b.params), test, (chunk, row) => {
-      if (++passed > query.offset) page.push([integers(chunk, 3)[row]!, String(chunk.getColumnVector(4).getItem(row)), doubles(chunk, 5)[row]!]);
+      if (++passed > query.offset) page.push([int32Column(chunk, 3)[row]!, String(chunk.getColumnVector(4).getItem(row)), float64Column(chunk, 5)[row]!]);
       return passed < wanted;
     });
     // Complete, or every row was read (none capped): the page is all there is.
