@@ -242,19 +242,19 @@ export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Prom
   return { total, starts: starts.subarray(0, total) };
 }
 
-/** Pages up to this long are found here and their entries read by id; longer ones read events in order. */
+/** Pages up to this long are found here and their entries read by id (entriesOf); longer ones read events in order. */
 export const SPATIAL_PAGE_LIMIT = 1000;
 
 /**
- * The page's entries: found in spatial_events, then read from events by version, start and id
- * (events are sorted by version and start, so the zone maps find them). The rows of the ranges are
- * sorted in DuckDB and tested here in that order until the page is complete.
+ * The page's entries: found in spatial_events, then read by entriesOf (from events by windows of
+ * starts, or from the point files). The rows of the ranges are sorted in DuckDB and tested here in
+ * that order until the page is complete.
  *
  * With the starts of the rows that pass (the count's, when the same query was counted first), a
  * page sorted by start reads only the rows up to the start of its last row: the count has already
  * read and tested every row, and a second pass over all of them with their ids and a sort took
  * 7-15 ms more. Otherwise it reads, sorted, first twice as many rows as the page needs (a top-N
- * sort) and all of them when too few of those pass. `total` (the query's count, when known) ends
+ * sort) and all of them when too few of those pass. The count's total (`counted`, when known) ends
  * the reading as soon as no more rows can pass.
  */
 export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }, sources: EntrySources, counted?: SpatialCount): Promise<string[]> {
