@@ -37,9 +37,13 @@ const INDEX_READ_ENTRIES = 1 << 18;
 /**
  * Raw bytes per block. Measured on the 1M demo (2026-11-23): brotli at quality 1 on 64 KB blocks
  * took 207 B per entry and 5.6 s per million entries to write, 0.32 ms a lookup; deflate at level 1
- * on 32 KB blocks 236 B, 9.3 s and 0.16 ms; brotli 4 on 64 KB 183 B, 18.8 s and 0.41 ms.
+ * on 32 KB blocks 236 B, 9.3 s and 0.16 ms; brotli 4 on 64 KB 183 B, 18.8 s and 0.41 ms. Brotli 1
+ * on 32 KB blocks, on the 10M benchmark database (2026-11-25): 2,006 MB of point files against 1,899
+ * on 64 KB (+10.7 B per event), written in 137.9 s against 110.6 (`migrate`), a lookup by id 0.9-1.0
+ * ms over HTTP against 1.1-1.2 and a vessel history 4.1-4.3 against 4.6-4.9; 16 KB blocks took
+ * 2,361 MB and 184.5 s, past what the load's budget allows (docs/performance.md).
  */
-const BLOCK_BYTES = 64 * 1024;
+const BLOCK_BYTES = 32 * 1024;
 /** Decompressed blocks kept per file: a history's total and its page read the same blocks. */
 const CACHED_BLOCKS = 32;
 

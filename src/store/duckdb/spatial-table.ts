@@ -320,11 +320,11 @@ export interface EntrySources {
 // (100 exact lookups, one statement each or one UNION ALL: 100-200 ms), plus about 0.65 µs per
 // event of its window of starts, whose entries DuckDB reads whatever the ids asked (100 ids in a
 // window of 61,552 events: 40-60 ms, 10 ids 37 ms, the window's ids alone 6-12 ms); an entry read
-// from a point file about 0.17 ms (100 at once: 15-20 ms on two cores; DuckDB's `rowid = x` took
-// 2.2 ms each).
+// from a point file about 0.1 ms (100 at once: 7-17 ms on 32 KB blocks, 11-23 on 64 KB; DuckDB's
+// `rowid = x` took 2.2 ms each).
 const STATEMENT_MS = 1.5;
 const WINDOW_EVENT_MS = 0.00065;
-const POINT_ENTRY_MS = 0.17;
+const POINT_ENTRY_MS = 0.1;
 
 /**
  * The stored entries of (version, id, start in µs) rows, in their order. The rows are grouped in
