@@ -1,27 +1,40 @@
 // Progress on long runs, on a terminal only (CI logs stay quiet): rows read, their rate and the
 // time left while rows are read; then each later phase of a load by name, with the time it has
 // taken and an estimate of what is left. The estimate of a phase is the reading time scaled by how
-// long that phase took beside reading in measured loads (ESTIMATE below), so it follows the
+// long that phase took beside reading in measured loads (ESTIMATES below), so it follows the
 // machine's speed; a phase that runs past its estimate says so rather than sitting at "~0 s left".
 // At the end, one line gives the time of each phase.
 
 /**
- * A phase's usual length from the reading phase's, as measured on 2026-11-23 (`vessel-events demo`
- * of 200,000 and 1,000,000 events: generating and reading 14 and 58 s, sorting 7 and 29 s,
- * the reference data 5 s whatever the size, publishing 0 and 1 s; PostgreSQL's COPY about three
- * times the reading, docs/performance.md). Indexing, since it writes point files with the entries
- * sorted by vessel: 30 s beside 62 s of generating 1,000,000 events, and 217 s beside 228 s of
- * reading the 10M Parquet (sorting 209 s there), so a load from files runs past these estimates.
+ * A phase's usual length from the first phase's, by what that first phase is. Measured on
+ * 2026-11-25 (twelfth session) with 1,000,000 events: `vessel-events load` of Parquet files took
+ * reading 10 s, sorting 16, indexing 16 (point files, and the tables sorted by place and by
+ * region), publishing 2; the 10M load of the eleventh session reading 86 s, sorting 141, indexing
+ * 137. `vessel-events demo` took generating 34 s, sorting 14, indexing 13, the reference data 3,
+ * publishing 0. PostgreSQL's COPY took about three times the demo's generating (2026-11-23,
+ * docs/performance.md). Estimates of 2026-11-23 (sorting and indexing half the reading) had a 10M
+ * load's indexing say "longer than the ~49 s it usually takes".
  */
-const ESTIMATE: Record<string, (readingSeconds: number) => number> = {
-  validating: (s) => 0.02 * s,
-  sorting: (s) => 0.5 * s,
-  indexing: (s) => 0.5 * s,
-  copying: (s) => 3 * s,
-  'reference data': () => 5,
-  publishing: (s) => 0.03 * s,
-  'converting to csv': (s) => 0.2 * s,
-  'converting to parquet': (s) => 0.2 * s,
+const ESTIMATES: Record<string, Record<string, (firstSeconds: number) => number>> = {
+  reading: {
+    validating: (s) => 0.02 * s,
+    sorting: (s) => 1.6 * s,
+    indexing: (s) => 1.6 * s,
+    copying: (s) => 3 * s,
+    publishing: (s) => 0.1 * s,
+    'converting to csv': (s) => 0.2 * s,
+    'converting to parquet': (s) => 0.2 * s,
+  },
+  generating: {
+    validating: (s) => 0.02 * s,
+    sorting: (s) => 0.4 * s,
+    indexing: (s) => 0.4 * s,
+    copying: (s) => 3 * s,
+    'reference data': () => 5,
+    publishing: (s) => 0.03 * s,
+    'converting to csv': (s) => 0.2 * s,
+    'converting to parquet': (s) => 0.2 * s,
+  },
 };
 
 /**
@@ -48,7 +61,7 @@ export function progressReporter(label: string, expected?: number, first = 'read
   const showPhase = () => {
     if (!phase) return;
     const took = seconds(phase.started);
-    const estimate = (ESTIMATE[phase.name] ?? ((s: number) => 0.2 * s))(readingSeconds);
+    const estimate = ((ESTIMATES[first] ?? ESTIMATES['reading']!)[phase.name] ?? ((s: number) => 0.2 * s))(readingSeconds);
     const left = estimate - took;
     const tail = left >= 1 ? `~${Math.round(left)} s left` : took > 2 ? `longer than the ~${Math.max(1, Math.round(estimate))} s it usually takes` : 'almost done';
     write(`${label}: ${phase.name}, ${Math.round(took)} s, ${tail}`);
