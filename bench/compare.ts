@@ -53,9 +53,9 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
   const r = new Random(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(r.next() * xs.length)]!;
   const rows = async (sql: string) => (await duck.connection.runAndReadAll(sql)).getRowsJS();
-  const ids = (await rows(`SELECT event_id, event_type FROM events USING SAMPLE 2000 ROWS`)) as [string, string][];
-  const vessels = (await rows(`SELECT entity_id FROM events USING SAMPLE 2000 ROWS`)).map((x) => x[0] as string);
-  const regionRows = (await rows(`SELECT regions_mean_position.eez[1], flag, year(event_start)::INTEGER FROM events WHERE event_type = 'fishing' AND len(regions_mean_position.eez) > 0 AND flag IS NOT NULL USING SAMPLE 4000 ROWS`)) as [string, string, number][];
+  const ids = (await rows(`SELECT event_id, event_type FROM events USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed})`)) as [string, string][];
+  const vessels = (await rows(`SELECT entity_id FROM events USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 1})`)).map((x) => x[0] as string);
+  const regionRows = (await rows(`SELECT regions_mean_position.eez[1], flag, year(event_start)::INTEGER FROM events WHERE event_type = 'fishing' AND len(regions_mean_position.eez) > 0 AND flag IS NOT NULL USING SAMPLE reservoir(4000 ROWS) REPEATABLE (${seed + 2})`)) as [string, string, number][];
   const fishing = Number((await rows(`SELECT count(*) FROM events WHERE event_type = 'fishing'`))[0]![0]);
   const eezFile = JSON.parse(readFileSync(join(parquet.dir, 'regions', 'public-eez-areas.geojson'), 'utf8')) as { features: { geometry: unknown }[] };
   const shapes = eezFile.features.map((f) => f.geometry).filter((g) => JSON.stringify(g).length < 20_000);
