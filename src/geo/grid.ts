@@ -6,7 +6,7 @@
 // coverCells sorts the cells a set of polygons reaches into those wholly inside (every position in
 // them passes the even-odd test: no need to test it), those an edge comes near (test each position)
 // and the rest (no position in them can pass).
-import type { Polygon } from './geojson.ts';
+import { bboxOf, type Polygon } from './geojson.ts';
 
 export const CELLS_PER_DEGREE = 2;
 const ROWS = 180 * CELLS_PER_DEGREE;
@@ -55,12 +55,28 @@ export interface CellCover {
  */
 const MARGIN = 1e-9;
 
+/** [minLon, minLat, maxLon, maxLat] */
+export type Box = readonly [number, number, number, number];
+
+interface CellBox {
+  row0: number;
+  column0: number;
+  rows: number;
+  columns: number;
+}
+
+/** The rows and columns of the cells a bounding box, widened by MARGIN, meets. */
+function cellBoxOf([minLon, minLat, maxLon, maxLat]: Box): CellBox {
+  const row0 = cellRow(minLat - MARGIN);
+  const column0 = cellColumn(minLon - MARGIN);
+  return { row0, column0, rows: cellRow(maxLat + MARGIN) - row0 + 1, columns: cellColumn(maxLon + MARGIN) - column0 + 1 };
+}
+
 /** The keys of the cells a bounding box, widened by MARGIN, meets (in no particular order). */
-export function cellsOfBox(minLon: number, minLat: number, maxLon: number, maxLat: number): number[] {
+export function cellsOfBox(box: Box): number[] {
+  const { row0, column0, rows, columns } = cellBoxOf(box);
   const keys: number[] = [];
-  for (let row = cellRow(minLat - MARGIN); row <= cellRow(maxLat + MARGIN); row++) {
-    for (let column = cellColumn(minLon - MARGIN); column <= cellColumn(maxLon + MARGIN); column++) keys.push(cellKeyOf(row, column));
-  }
+  for (let r = 0; r < rows; r++) for (let c = 0; c < columns; c++) keys.push(cellKeyOf(row0 + r, column0 + c));
   return keys;
 }
 
@@ -85,23 +101,10 @@ export function coverCells(polygons: readonly Polygon[], maxCells: number): Cell
   return { inside: [...inside].sort((a, b) => a - b), edge: [...edge].sort((a, b) => a - b) };
 }
 
-interface CellBox {
-  row0: number;
-  column0: number;
-  rows: number;
-  columns: number;
-}
-
-/** The rows and columns of cells a polygon's bounding box (widened by MARGIN) meets; undefined when it has no vertex. */
+/** The cells a polygon's bounding box meets; undefined when it has no vertex. */
 function cellBox(polygon: Polygon): CellBox | undefined {
-  let [minLon, minLat, maxLon, maxLat] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const ring of polygon) for (const [x, y] of ring) {
-    [minLon, minLat, maxLon, maxLat] = [Math.min(minLon, x), Math.min(minLat, y), Math.max(maxLon, x), Math.max(maxLat, y)];
-  }
-  if (!(minLon <= maxLon && minLat <= maxLat)) return undefined;
-  const row0 = cellRow(minLat - MARGIN);
-  const column0 = cellColumn(minLon - MARGIN);
-  return { row0, column0, rows: cellRow(maxLat + MARGIN) - row0 + 1, columns: cellColumn(maxLon + MARGIN) - column0 + 1 };
+  const box = bboxOf(polygon);
+  return box[0] <= box[2] && box[1] <= box[3] ? cellBoxOf(box) : undefined;
 }
 
 /** Adds the keys of the cells wholly inside one polygon, and of those an edge of it comes near. */

@@ -51,7 +51,6 @@ export type Separator = ',' | '\n';
  * texts. Chunks are small (one engine chunk, a few thousand entries at most) with a turn of the
  * event loop between them, so writing one never holds the other requests for long.
  */
-
 export interface PageStream extends AsyncIterable<string[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
   discard(): Promise<void>;

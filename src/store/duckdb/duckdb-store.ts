@@ -24,7 +24,8 @@ import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
-import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount } from './spatial-table.ts';
+import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
+import type { EntrySources } from './page-entries.ts';
 import { readRegionVersions, regionCount, regionPageStart, regionPlan } from './region-table.ts';
 
 export interface DuckDbStoreOptions {
@@ -58,10 +59,11 @@ export class DuckDbStore extends Catalog implements EventStore {
   /** Each version's earliest and latest start, read when a -start page first needs it (stored-order.ts). */
   private readonly startRanges = new Map<number, StartRange>();
   /**
-   * A polygon query's count, with the starts of the events that passed, kept for the page of the
-   * same query object (the routes count, then search): the page reads only the rows up to its last
-   * start instead of every row of the area again.
+   * A polygon query's plan (its cells, found once), and its count with the starts of the events that
+   * passed, kept for the page of the same query object (the routes count, then search): the page
+   * reads only the rows up to its last start instead of every row of the area again.
    */
+  private readonly spatialPlans = new WeakMap<EventQuery, SpatialPlan | null>();
   private readonly spatialCounts = new WeakMap<EventQuery, SpatialCount>();
   /**
    * A history's matches, kept for the query object that counted them: the route counts, then asks
@@ -113,6 +115,11 @@ export class DuckDbStore extends Catalog implements EventStore {
     return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
   }
 
+  private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {
+    if (!this.spatialPlans.has(query)) this.spatialPlans.set(query, spatialPlan(query, this.spatialCells) ?? null);
+    return this.spatialPlans.get(query) ?? undefined;
+  }
+
   /** A version's range of starts, read once and kept. */
   private async startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange> {
     const range = this.startRanges.get(versionId) ?? (await readStartRange(c, versionId));
@@ -126,7 +133,7 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   async count(query: EventQuery): Promise<number> {
     if (pointFilesAnswer(query, this.points)) return (await this.historyOf(query)).length;
-    const spatial = spatialPlan(query, this.spatialCells);
+    const spatial = this.spatialPlanOf(query);
     if (spatial) {
       const counted = await this.pool.use('heavy', (c) => spatialCount(c, spatial));
       if (counted.total <= MAX_KEPT_STARTS) this.spatialCounts.set(query, counted);
@@ -140,16 +147,18 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
     if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await this.historyOf(query), query));
-    const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? spatialPlan(query, this.spatialCells) : undefined;
+    const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? this.spatialPlanOf(query) : undefined;
     if (spatial) {
-      return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, { ...spatial, query }, {
+      const counted = this.spatialCounts.get(query);
+      const sourcesOn = (c: DuckDBConnection): EntrySources => ({
         pointFile: (versionId) => this.points.get(versionId),
         density: async (versionId) => {
           const range = await this.startRangeOf(c, versionId);
           const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
           return rows / Math.max(1, range.lastUs - range.firstUs);
         },
-      }, this.spatialCounts.get(query) ?? (total === undefined ? undefined : { total, starts: new Float64Array(0) }))));
+      });
+      return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, spatial, query, sourcesOn(c), total ?? counted?.total, counted?.starts)));
     }
     // vessel_events holds no entries: without point files, a history's page reads events.
     const connection = await this.pool.acquire('heavy');

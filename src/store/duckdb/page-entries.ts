@@ -36,10 +36,11 @@ const POINT_ENTRY_MS = 0.1;
 export async function entriesOf(c: DuckDBConnection, page: [number, string, number][], sources: EntrySources): Promise<string[]> {
   const rows = [...page].sort((x, y) => x[0] - y[0] || x[2] - y[2]);
   const clusters: { version: number; rows: [number, string, number][]; events: number }[] = [];
+  const densities = new Map<number, number>();
+  for (const version of new Set(rows.map((row) => row[0]))) densities.set(version, await sources.density(version));
   for (const row of rows) {
-    const density = await sources.density(row[0]);
     const last = clusters[clusters.length - 1];
-    const gap = last && last.version === row[0] ? (row[2] - last.rows[last.rows.length - 1]![2]) * density : Infinity;
+    const gap = last && last.version === row[0] ? (row[2] - last.rows[last.rows.length - 1]![2]) * densities.get(row[0])! : Infinity;
     if (last && gap * WINDOW_EVENT_MS <= STATEMENT_MS) {
       last.rows.push(row);
       last.events += gap;

@@ -173,7 +173,7 @@ class PositionTest {
     const slots = new Map<number, BandedPolygon[]>();
     for (const key of cover.edge) if (within(key)) slots.set(key, []);
     for (const polygon of polygons.map(bandedPolygon)) {
-      for (const key of cellsOfBox(polygon.min_lon, polygon.min_lat, polygon.max_lon, polygon.max_lat)) slots.get(key)?.push(polygon);
+      for (const key of cellsOfBox([polygon.min_lon, polygon.min_lat, polygon.max_lon, polygon.max_lat])) slots.get(key)?.push(polygon);
     }
     for (const [key, near] of slots) {
       this.near.push(near);
@@ -187,6 +187,14 @@ class PositionTest {
     for (const polygon of this.near[slot - 1]!) if (passesEvenOdd(polygon, lat, lon)) return true;
     return false;
   }
+}
+
+/** Each plan's test, built once: a count and the page that follows it share the plan. */
+const tests = new WeakMap<SpatialPlan, PositionTest>();
+function positionTestOf(plan: SpatialPlan): PositionTest {
+  let test = tests.get(plan);
+  if (!test) tests.set(plan, (test = new PositionTest(plan)));
+  return test;
 }
 
 /**
@@ -205,16 +213,18 @@ function rangeRows(b: SqlBuilder<DuckDBValue>, plan: SpatialPlan, select: string
 /**
  * Calls `visit` for each row that passes the test, of a statement whose first three columns are
  * cell_key, lat and lon, until it returns false; resolves to how many rows were read. The columns
- * are read from DuckDB's vectors (typed arrays), not converted row by row.
+ * are read from DuckDB's vectors (typed arrays), not converted row by row; `columnsOf` reads the
+ * others `visit` needs once per chunk.
  */
-async function forEachPassing(result: DuckDBResult, test: PositionTest, visit: (chunk: DuckDBDataChunk, row: number) => boolean): Promise<number> {
+async function forEachPassing<C>(result: DuckDBResult, test: PositionTest, columnsOf: (chunk: DuckDBDataChunk) => C, visit: (columns: C, row: number) => boolean): Promise<number> {
   let read = 0;
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     const [keys, lats, lons] = [int32Column(chunk, 0), float64Column(chunk, 1), float64Column(chunk, 2)];
+    const columns = columnsOf(chunk);
     // rowCount is a call into the driver each time it is read.
     for (let row = 0; row < keys.length; row++) {
       read++;
-      if (test.passes(keys[row]!, lats[row]!, lons[row]!) && !visit(chunk, row)) return read;
+      if (test.passes(keys[row]!, lats[row]!, lons[row]!) && !visit(columns, row)) return read;
     }
   }
   return read;
@@ -231,13 +241,14 @@ export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Prom
   const b = new SqlBuilder<DuckDBValue>();
   let starts = new Float64Array(1024);
   let total = 0;
-  await forEachPassing(await c.stream(rangeRows(b, plan, 'cell_key, lat, lon, epoch_us(start_ts)::DOUBLE'), b.params), new PositionTest(plan), (chunk, row) => {
+  const rows = await c.stream(rangeRows(b, plan, 'cell_key, lat, lon, epoch_us(start_ts)::DOUBLE'), b.params);
+  await forEachPassing(rows, positionTestOf(plan), (chunk) => float64Column(chunk, 3), (rowStarts, row) => {
     if (total === starts.length) {
       const grown = new Float64Array(total * 2);
       grown.set(starts);
       starts = grown;
     }
-    starts[total++] = float64Column(chunk, 3)[row]!;
+    starts[total++] = rowStarts[row]!;
     return true;
   });
   return { total, starts: starts.subarray(0, total) };
@@ -251,21 +262,18 @@ export const SPATIAL_PAGE_LIMIT = 1000;
  * starts, or from the point files). The rows of the ranges are sorted in DuckDB and tested here in
  * that order until the page is complete.
  *
- * With the starts of the rows that pass (the count's, when the same query was counted first), a
- * page sorted by start reads only the rows up to the start of its last row: the count has already
- * read and tested every row, and a second pass over all of them with their ids and a sort took
- * 7-15 ms more. Otherwise it reads, sorted, first twice as many rows as the page needs (a top-N
- * sort) and all of them when too few of those pass. The count's total (`counted`, when known) ends
- * the reading as soon as no more rows can pass.
+ * With the starts of the rows that pass (`starts`, the count's when the same query was counted
+ * first), a page sorted by start reads only the rows up to the start of its last row: the count
+ * has already read and tested every row, and a second pass over all of them with their ids and a
+ * sort took 7-15 ms more. Otherwise it reads, sorted, first twice as many rows as the page needs (a
+ * top-N sort) and all of them when too few of those pass. `total` (the query's count, when known)
+ * ends the reading as soon as no more rows can pass.
  */
-export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { query: ListQuery }, sources: EntrySources, counted?: SpatialCount): Promise<string[]> {
-  const { query } = plan;
-  const wanted = Math.min(query.offset + query.limit, counted?.total ?? Infinity);
+export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan, query: ListQuery, sources: EntrySources, total?: number, starts?: Float64Array): Promise<string[]> {
+  const wanted = Math.min(query.offset + query.limit, total ?? Infinity);
   if (plan.ranges.length === 0 || wanted <= query.offset) return [];
-  const test = new PositionTest(plan);
   const passes: { cap?: number; bound?: (b: SqlBuilder<DuckDBValue>) => string }[] = [];
-  if (counted && counted.starts.length === counted.total && (query.sort === '+start' || query.sort === '-start')) {
-    const { starts } = counted;
+  if (starts && starts.length === total && (query.sort === '+start' || query.sort === '-start')) {
     const last = nthSmallest(starts, query.sort === '+start' ? wanted - 1 : starts.length - wanted);
     passes.push({ bound: (b) => `start_ts ${query.sort === '+start' ? '<=' : '>='} make_timestamp(${b.param(BigInt(last))}::BIGINT)` });
   } else passes.push({ cap: 2 * wanted + 100 }, {});
@@ -275,8 +283,9 @@ export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan & { que
     const sql = `SELECT cell_key, lat, lon, version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE FROM (${rows}) ORDER BY ${ORDER_BY[query.sort]}${cap === undefined ? '' : ` LIMIT ${cap}`}`;
     const page: [number, string, number][] = [];
     let passed = 0;
-    const read = await forEachPassing(await c.stream(sql, b.params), test, (chunk, row) => {
-      if (++passed > query.offset) page.push([int32Column(chunk, 3)[row]!, String(chunk.getColumnVector(4).getItem(row)), float64Column(chunk, 5)[row]!]);
+    const columnsOf = (chunk: DuckDBDataChunk) => ({ versions: int32Column(chunk, 3), ids: chunk.getColumnVector(4), rowStarts: float64Column(chunk, 5) });
+    const read = await forEachPassing(await c.stream(sql, b.params), positionTestOf(plan), columnsOf, ({ versions, ids, rowStarts }, row) => {
+      if (++passed > query.offset) page.push([versions[row]!, String(ids.getItem(row)), rowStarts[row]!]);
       return passed < wanted;
     });
     // Complete, or every row was read (none capped): the page is all there is.
