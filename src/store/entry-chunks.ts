@@ -28,6 +28,40 @@ export class EntryBytes {
     return new EntryBytes(bytes, ends);
   }
 
+  /** Copies values laid out back to back in pieces (each piece whole values), as a driver hands them over in runs. */
+  static copyValues({ pieces, counts, lengths }: { pieces: readonly Uint8Array[]; counts: readonly number[]; lengths: Uint32Array }): EntryBytes {
+    let size = lengths.length;
+    for (const length of lengths) size += length;
+    const bytes = Buffer.allocUnsafe(size);
+    const ends = new Uint32Array(lengths.length);
+    let at = 0;
+    let value = 0;
+    pieces.forEach((piece, p) => {
+      const source = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
+      let from = 0;
+      for (const last = value + counts[p]!; value < last; value++) {
+        const to = from + lengths[value]!;
+        source.copy(bytes, at, from, to);
+        at += to - from;
+        ends[value] = at++;
+        from = to;
+      }
+      if (from !== piece.byteLength) throw new Error(`a piece of ${piece.byteLength} bytes held ${from} bytes of values`);
+    });
+    if (value !== lengths.length) throw new Error(`pieces held ${value} of ${lengths.length} values`);
+    return new EntryBytes(bytes, ends);
+  }
+
+  /** The entries of several, last entry first (a descending page read in ascending order). */
+  static reversed(parts: readonly EntryBytes[]): EntryBytes {
+    const values: Uint8Array[] = [];
+    for (let p = parts.length - 1; p >= 0; p--) {
+      const { bytes, ends } = parts[p]!;
+      for (let i = ends.length - 1; i >= 0; i--) values.push(bytes.subarray(i === 0 ? 0 : ends[i - 1]! + 1, ends[i]));
+    }
+    return EntryBytes.copy(values);
+  }
+
   get length(): number {
     return this.ends.length;
   }

@@ -18,6 +18,36 @@ test('entries copied as bytes read back as the same texts, and join as the texts
   }), { seed: 5, numRuns: 300 });
 });
 
+test('values copied from pieces of whole values read back as the values copied one by one', () => {
+  fc.assert(fc.property(texts, fc.array(fc.nat(), { maxLength: 30 }), (chunk, cuts) => {
+    const values = chunk.map((t) => Buffer.from(t, 'utf8'));
+    // The values back to back, cut into pieces at value boundaries, as a driver hands over runs.
+    const pieces: Uint8Array[] = [];
+    const counts: number[] = [];
+    const bounds = [...new Set(cuts.map((cut) => cut % (values.length + 1)))].sort((a, b) => a - b);
+    let from = 0;
+    for (const to of [...bounds, values.length]) {
+      if (to > from) {
+        pieces.push(new Uint8Array(Buffer.concat(values.slice(from, to))));
+        counts.push(to - from);
+      }
+      from = Math.max(from, to);
+    }
+    const copied = EntryBytes.copyValues({ pieces, counts, lengths: Uint32Array.from(values, (v) => v.length) });
+    assert.deepEqual(copied.texts(), bytesOf(chunk).texts());
+    assert.deepEqual(copied.joined(44), bytesOf(chunk).joined(44));
+  }), { seed: 7, numRuns: 300 });
+  assert.throws(() => EntryBytes.copyValues({ pieces: [new Uint8Array(3)], counts: [3], lengths: Uint32Array.of(1, 1, 1, 1) }), /pieces held 3 of 4 values/);
+  assert.throws(() => EntryBytes.copyValues({ pieces: [new Uint8Array(3)], counts: [2], lengths: Uint32Array.of(1, 1) }), /a piece of 3 bytes held 2 bytes of values/);
+});
+
+test('chunks reversed hold their entries last first', () => {
+  fc.assert(fc.property(fc.array(texts, { maxLength: 5 }), (chunks) => {
+    const valid = chunks.map((chunk) => chunk.map((t) => Buffer.from(t, 'utf8').toString('utf8')));
+    assert.deepEqual(EntryBytes.reversed(valid.map(bytesOf)).texts(), valid.flat().reverse());
+  }), { seed: 8, numRuns: 200 });
+});
+
 test('a page stream gives the same entries as texts or as joined bytes, whether its chunks are texts or bytes', async () => {
   await fc.assert(fc.asyncProperty(fc.array(fc.tuple(texts, fc.boolean()), { maxLength: 6 }), fc.constantFrom(',' as const, '\n' as const), async (chunks, separator) => {
     const valid = chunks.map(([chunk, asBytes]) => [chunk.map((t) => Buffer.from(t, 'utf8').toString('utf8')), asBytes] as const);
