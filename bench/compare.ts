@@ -13,6 +13,7 @@ import { parseGeometry } from '../src/geo/geojson.ts';
 import { bufferPolygons } from '../src/geo/buffer.ts';
 import { httpClient } from './http-client.ts';
 import { warmUp } from './warm-up.ts';
+import { collectGarbage } from './gc.ts';
 
 export interface CompareOptions {
   events: number;
@@ -122,6 +123,9 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
         // Interleaved, in a rotating order, so no engine always runs on blocks the previous one warmed.
         const order = engines.map((_, k) => (k + i) % engines.length);
         for (const k of order) {
+          // The previous engine's rows are garbage in this process: collected before the clock
+          // starts, so no engine's timing pays for another's (docs/performance.md, "The big page in runs").
+          collectGarbage();
           const t0 = performance.now();
           if (k === 0) {
             const text = await serviceText(sample);

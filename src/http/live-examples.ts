@@ -101,8 +101,8 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
   // The answers to exactly what /docs sends, so that the documented answers are the real ones.
   const { limit, offset, sort, includes, includeRegions, summary, ...filters } = prefilled(ListGetQuerySchema.properties, values) as ListGetQuery;
   const list = await normalizeListQuery(filters, { limit, offset, sort }, ctx, { includes, includeRegions, summary });
-  const total = await store.count(list);
-  const pages = list.offset < total ? await store.search(list, total) : [];
+  const { total, page } = await store.listPage(list);
+  const pages = page ?? [];
   let body = '';
   for await (const part of streamListBody(pages, { total, limit: list.limit, offset: list.offset, metadata: echoQuery(list) }, wire, list.shape)) body += part;
   const { timeseriesInterval, groupBy, includes: parts, ...statsFilters } = prefilled(StatsGetQuerySchema.properties, values) as EventFilters & Record<string, never>;

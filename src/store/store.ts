@@ -31,6 +31,13 @@ export interface EventStore extends DatasetCatalog {
    * again where it needs the count to place the page.
    */
   search(query: ListQuery, total?: number): Promise<PageStream>;
+  /**
+   * A list request's total and, unless the page is past the end, its page (as `search` gives it):
+   * both ready before any response byte. An engine may find the page while it counts; the DuckDB
+   * store does for a region's ascending pages (docs/performance.md, "A region's page found while it
+   * is counted"). `countThenSearch` is the plain way.
+   */
+  listPage(query: ListQuery): Promise<ListPage>;
   /** One entry as stored JSON text (`gfw` wire format). */
   getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined>;
   /** One stored record (for `raw=true`, the published row it was loaded from). */
@@ -41,6 +48,18 @@ export interface EventStore extends DatasetCatalog {
   /** True once the store can answer (database open, at least one dataset loaded). */
   ready(): boolean;
   close(): Promise<void>;
+}
+
+/** A list request's answer: its total, and its page unless the page is past the end of the list. */
+export interface ListPage {
+  total: number;
+  page?: PageStream;
+}
+
+/** The list's total, then its page (with the total, where the engine places the page by it). */
+export async function countThenSearch(store: Pick<EventStore, 'count' | 'search'>, query: ListQuery): Promise<ListPage> {
+  const total = await store.count(query);
+  return query.offset < total ? { total, page: await store.search(query, total) } : { total };
 }
 
 /** What a page's entries are joined with when read as bytes: one byte. */

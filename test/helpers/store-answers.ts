@@ -11,12 +11,22 @@ export interface Answer {
   ids: string[];
 }
 
-/** The store's answer; its total is counted first and handed to the page, as the list route does. */
+/** The store's answer as the list route asks for it (listPage: a region's page may be found while it is counted). */
 export async function storeAnswer(store: DuckDbStore, query: ListQuery): Promise<Answer> {
+  const { total, page } = await store.listPage(query);
+  return { total, ids: page ? await idsOf(page) : [] };
+}
+
+/** The store's answer with its total counted first and handed to the page. */
+export async function countedThenSearched(store: DuckDbStore, query: ListQuery): Promise<Answer> {
   const total = await store.count(query);
+  return { total, ids: await idsOf(await store.search(query, total)) };
+}
+
+async function idsOf(page: AsyncIterable<string[]>): Promise<string[]> {
   const ids: string[] = [];
-  for await (const chunk of await store.search(query, total)) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
-  return { total, ids };
+  for await (const chunk of page) ids.push(...chunk.map((text) => (JSON.parse(text) as { id: string }).id));
+  return ids;
 }
 
 /** The same query on events, in SQL. */

@@ -19,7 +19,7 @@ import { copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
 import { SMALL_EVENTS } from '../fixtures/small-events.ts';
-import { eventsAnswer, storeAnswer, writing } from '../helpers/store-answers.ts';
+import { countedThenSearched, eventsAnswer, storeAnswer, writing } from '../helpers/store-answers.ts';
 
 let fixture: Fixture;
 let scratch: string;
@@ -111,14 +111,24 @@ test('200 random region queries answered from the table sorted by region: the ev
           assert.ok(filters.encounterTypes || filters.regions!.length > 1 || !REGION_TABLE_MEMBERS.includes(layer), `${where}: only an encounter type, a union or an RFMO sends it to events`);
         }
         const expected = await eventsAnswer(c, query);
+        // As the route asks (an ascending page found while it is counted) and counted first.
         assert.deepEqual(await storeAnswer(store, query), expected, where);
+        assert.deepEqual(await countedThenSearched(store, query), expected, `${where}, counted first`);
         if (expected.total > 0) nonEmpty++;
-        // And a page that begins inside the list, where the rows before it are counted, not read.
+        // And a page that begins inside the list, where the rows before it are counted, not read;
+        // one that ends with the list; and one past it.
         if (plan && query.datasets.length === 1 && query.sort.endsWith('start') && expected.total > 1) {
           const inside = { ...query, offset: r.int(1, expected.total - 1) };
           assert.deepEqual(await storeAnswer(store, inside), await eventsAnswer(c, inside), `${where}, offset ${inside.offset}`);
+          assert.deepEqual(await countedThenSearched(store, inside), await eventsAnswer(c, inside), `${where}, offset ${inside.offset}, counted first`);
+          const last = { ...query, offset: Math.max(0, expected.total - query.limit) };
+          assert.deepEqual(await storeAnswer(store, last), await eventsAnswer(c, last), `${where}, the last page`);
+          const past = { ...query, offset: expected.total + (i % 3) };
+          assert.deepEqual(await storeAnswer(store, past), { total: expected.total, ids: [] }, `${where}, past the end`);
           pagesBegunByTable++;
         }
+        // Every page found while counting gave its connection back, read or not.
+        assert.equal(store.engineLoad().inUse, 0, `${where}: a connection is still held`);
       }
     });
   } finally {

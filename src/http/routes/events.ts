@@ -52,8 +52,9 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
       closed = true;
       void page?.discard();
     });
-    const total = await store.count(list);
-    if (list.offset < total) page = await store.search(list, total);
+    const answer = await store.listPage(list);
+    const total = answer.total;
+    page = answer.page;
     if (closed) await page?.discard();
     const pages = page ?? [];
 

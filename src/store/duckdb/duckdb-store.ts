@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts';
+import { countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
@@ -26,7 +26,7 @@ import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
 import type { EntrySources } from './page-entries.ts';
-import { readRegionVersions, regionCount, regionPageStart, regionPlan } from './region-table.ts';
+import { readRegionVersions, regionCount, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -161,36 +161,71 @@ export class DuckDbStore extends Catalog implements EventStore {
       return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, spatial, query, sourcesOn(c), total ?? counted?.total, counted?.starts)));
     }
     // vessel_events holds no entries: without point files, a history's page reads events.
-    const connection = await this.pool.acquire('heavy');
-    let chunks: AsyncIterator<EntryChunk>;
-    let first: IteratorResult<EntryChunk>;
+    const { page } = await this.heldPageOf(async (connection) => {
+      const region = regionPlan(query, this.regionVersions);
+      if (inStoredOrder(query) && region) return regionStoredPage(connection, region, query, total ?? (await regionCount(connection, region)));
+      if (inStoredOrder(query)) {
+        const listTotal = total ?? (await countOn(connection, query, undefined));
+        const versionId = query.datasets[0]!.resolved.versionId;
+        const from = await startFromEnd(connection, query, listTotal, () => this.startRangeOf(connection, versionId));
+        return { page: await storedOrderPage(connection, query, listTotal, from) };
+      }
+      const search = compileSearch(query, ENTRY_BYTES_SQL);
+      return { page: entryChunks(await connection.stream(search.sql, search.params)) };
+    });
+    return page;
+  }
+
+  /**
+   * An ascending page of one region and dataset version is found and its first chunk read on one
+   * connection while another counts: the two need nothing from each other, and on two cores the
+   * count's 4 ms no longer come before the page's 10 (docs/performance.md, "A region's page found
+   * while it is counted"). Any other list counts, then searches.
+   */
+  async listPage(query: ListQuery): Promise<ListPage> {
+    const region = regionPlan(query, this.regionVersions);
+    if (!region || !inStoredOrder(query) || query.sort === '-start' || query.datasets.length !== 1 || pointFilesAnswer(query, this.points) || this.spatialPlanOf(query)) {
+      return countThenSearch(this, query);
+    }
+    const found = this.heldPageOf((c) => regionStoredPage(c, region, query, undefined));
+    // A page that fails while the count runs is reported below, not as an unhandled rejection.
+    found.catch(() => {});
+    let total: number;
     try {
-      // The costly part (the sort, or finding the page) and the first chunk, under the time limit.
-      ({ chunks, first } = await this.pool.timed(connection, async () => {
-        let page: AsyncIterable<EntryChunk>;
-        const region = regionPlan(query, this.regionVersions);
-        if (inStoredOrder(query) && region) {
-          // region_events finds where the page begins; events reads it from there.
-          const regionTotal = total ?? (await regionCount(connection, region));
-          const from = await regionPageStart(connection, region, query, regionTotal);
-          page = from ? await storedOrderPage(connection, query, regionTotal, from) : nothing();
-        } else if (inStoredOrder(query)) {
-          const listTotal = total ?? (await countOn(connection, query, undefined));
-          const versionId = query.datasets[0]!.resolved.versionId;
-          const from = await startFromEnd(connection, query, listTotal, () => this.startRangeOf(connection, versionId));
-          page = await storedOrderPage(connection, query, listTotal, from);
-        } else {
-          const search = compileSearch(query, ENTRY_BYTES_SQL);
-          page = entryChunks(await connection.stream(search.sql, search.params));
-        }
-        const iterator = page[Symbol.asyncIterator]();
-        return { chunks: iterator, first: await iterator.next() };
-      }));
+      total = await this.pool.use('heavy', (c) => regionCount(c, region));
+    } catch (e) {
+      void found.then(({ page }) => page.discard(), () => {});
+      throw e;
+    }
+    const { page, rows } = await found;
+    if (query.offset >= total) {
+      await page.discard();
+      return { total };
+    }
+    if (rows !== Math.min(query.limit, total - query.offset)) {
+      await page.discard();
+      throw new Error(`region_events gave a page of ${rows} rows at offset ${query.offset} of the ${total} it counted`);
+    }
+    return { total, page };
+  }
+
+  /**
+   * A page read on a connection of its own, which it holds until the page is read or discarded. The
+   * costly part (the sort, or finding the page) and the first chunk run under the time limit.
+   */
+  private async heldPageOf<T extends { page: AsyncIterable<EntryChunk> }>(find: (c: DuckDBConnection) => Promise<T>): Promise<Omit<T, 'page'> & { page: PageStream }> {
+    const connection = await this.pool.acquire('heavy');
+    try {
+      const { rest, chunks, first } = await this.pool.timed(connection, async () => {
+        const { page, ...rest } = await find(connection);
+        const chunks = page[Symbol.asyncIterator]();
+        return { rest, chunks, first: await chunks.next() };
+      });
+      return { ...rest, page: heldPage(first, chunks, () => this.pool.release(connection)) };
     } catch (e) {
       this.pool.release(connection);
       throw e;
     }
-    return heldPage(first, chunks, () => this.pool.release(connection));
   }
 
   private historyOf(query: EventQuery): Promise<HistoryMatch[]> {
@@ -266,6 +301,17 @@ function pageOf(entries: string[]): PageStream {
       if (entries.length > 0) yield entries;
     },
   }, async () => {});
+}
+
+/**
+ * A page of one region in storage order: region_events finds where it begins, events reads it from
+ * there. Without the total (an ascending page found while it is counted), `rows` is the page's
+ * size, for the caller to check against the count.
+ */
+async function regionStoredPage(c: DuckDBConnection, region: RegionPlan, query: ListQuery, total: number | undefined): Promise<{ page: AsyncIterable<EntryChunk>; rows: number }> {
+  const from = await regionPageStart(c, region, query, total);
+  // An ascending page is placed by its offset alone: storedOrderPage reads the total only for -start.
+  return from ? { page: await storedOrderPage(c, query, total ?? Number.NaN, from), rows: from.rows } : { page: nothing(), rows: 0 };
 }
 
 /**

@@ -106,13 +106,19 @@ export async function regionCount(c: DuckDBConnection, plan: RegionPlan): Promis
  * top-N took 15-30 for one EEZ and flag on 10M events); only when both start at the same instant
  * are the earlier rows counted. For an ascending page the starts of its rows are read too, and the
  * last one bounds the window the events table reads.
+ *
+ * An ascending page needs no total (`undefined`): it is then found while the total is counted on
+ * another connection, and `rows` says how many rows it has, for the caller to check against the
+ * count.
  */
-export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery, total: number): Promise<PageStart | undefined> {
+export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery, total: number | undefined): Promise<(PageStart & { rows: number }) | undefined> {
   if (query.datasets.length !== 1) throw new Error('a page in storage order reads one dataset version');
-  const first = query.sort === '-start' ? Math.max(0, total - query.offset - query.limit) : query.offset;
-  if (first >= total || (query.sort === '-start' && query.offset >= total)) return undefined;
+  const descending = query.sort === '-start';
+  if (descending && total === undefined) throw new Error('a descending page is placed by the total');
+  const first = descending ? Math.max(0, total! - query.offset - query.limit) : query.offset;
+  if (total !== undefined && (first >= total || (descending && query.offset >= total))) return undefined;
   // The row before the page, and the page's rows (an ascending page's last start bounds its window).
-  const last = query.sort === '-start' ? first : Math.min(total, first + query.limit) - 1;
+  const last = descending ? first : Math.min(total ?? Infinity, first + query.limit) - 1;
   const b = new SqlBuilder<DuckDBValue>();
   // The OFFSET outside: on the scan itself an OFFSET (even 0) made DuckDB read the whole run before
   // answering (24 ms against 5 for the first row of one EEZ and flag on 10M events).
@@ -120,10 +126,12 @@ export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, que
     `SELECT start_us FROM (SELECT epoch_us(start_ts)::DOUBLE AS start_us ${rowsOf(b, plan)} LIMIT ${last + 1}) OFFSET ${Math.max(0, first - 1)}`,
     b.params,
   )).getRowsJS().map((r) => r[0] as number);
-  if (starts.length !== last + 1 - Math.max(0, first - 1)) throw new Error(`region_events holds fewer than the ${total} rows it counted`);
+  const rows = starts.length - (first === 0 ? 0 : 1);
+  if (total !== undefined && starts.length !== last + 1 - Math.max(0, first - 1)) throw new Error(`region_events holds fewer than the ${total} rows it counted`);
+  if (rows <= 0) return undefined;
   const startUs = starts[first === 0 ? 0 : 1]!;
-  const lastUs = query.sort === '-start' ? undefined : starts[starts.length - 1]!;
-  const found = (before: number): PageStart => (lastUs === undefined ? { startUs, before } : { startUs, before, lastUs });
+  const lastUs = descending ? undefined : starts[starts.length - 1]!;
+  const found = (before: number) => (lastUs === undefined ? { startUs, before, rows } : { startUs, before, lastUs, rows });
   if (first === 0 || starts[0]! < startUs) return found(first);
   const earlier = new SqlBuilder<DuckDBValue>();
   const before = (await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rowsOf(earlier, plan)} AND start_ts < make_timestamp(${earlier.param(BigInt(startUs))}::BIGINT)`, earlier.params)).getRowsJS()[0]![0] as number;

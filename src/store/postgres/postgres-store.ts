@@ -9,7 +9,7 @@ import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
-import type { EngineLoad, EventStats, EventStore, PageStream } from '../store.ts';
+import { countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-chunks.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
@@ -129,6 +129,10 @@ export class PostgresStore extends Catalog implements EventStore {
   count(query: EventQuery): Promise<number> {
     const where = compileWhere(query);
     return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
+  }
+
+  listPage(query: ListQuery): Promise<ListPage> {
+    return countThenSearch(this, query);
   }
 
   async search(query: ListQuery): Promise<PageStream> {
