@@ -48,11 +48,13 @@ export function streamListAs(format: ListFormat, pages: EntryPages, footer: List
 async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
   const shaped = entryShaper(shape, wire);
   if (!shaped && joinable(pages)) {
+    let any = false;
     for await (const bytes of pages.joined('\n')) {
       if (bytes.length === 0) continue;
       yield bytes;
-      yield '\n';
+      any = true;
     }
+    if (any) yield '\n';
     return;
   }
   for await (const entries of pages) {

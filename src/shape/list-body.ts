@@ -24,12 +24,7 @@ export async function* streamListBody(pages: EntryPages, footer: ListFooter, wir
   let first = true;
   if (!shaped && joinable(pages)) {
     // Written as stored: the engine's bytes, with no string made of any entry.
-    for await (const bytes of pages.joined(',')) {
-      if (bytes.length === 0) continue;
-      if (!first) yield ',';
-      yield bytes;
-      first = false;
-    }
+    for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield bytes;
   } else {
     for await (const entries of pages) {
       // The store hands over small chunks with a turn of the event loop between them (PageStream),
@@ -46,6 +41,7 @@ export async function* streamListBody(pages: EntryPages, footer: ListFooter, wir
 /** A page's chunks of stored texts; the store's pages (PageStream) can also be read as joined bytes. */
 export type EntryPages = AsyncIterable<string[]> | Iterable<string[]> | JoinablePages;
 interface JoinablePages extends AsyncIterable<string[]> {
+  /** The page's entries joined by the separator, in buffers whose concatenation is the whole. */
   joined(separator: ',' | '\n'): AsyncIterable<Buffer>;
 }
 

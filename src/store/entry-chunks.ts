@@ -2,15 +2,21 @@
 // as stored (no `includes` to apply) needs bytes only: read from DuckDB as bytes and written to the
 // socket as they are, 99,999 entries took about 235 ms against 330 for a JS string per entry, the
 // page joined as a string and encoded again for the socket (docs/performance.md, "The big page as
-// bytes"). Texts remain for the pages that are shaped entry by entry.
+// bytes"). DuckDB's bytes now go to the socket in the buffers the driver copied them into, each
+// entry read with a spare byte for its separator ("The big page in runs"). Texts remain for the
+// pages that are shaped entry by entry.
 import type { PageStream, Separator } from './store.ts';
 
-/** Entries' UTF-8 bytes in one buffer, each followed by one spare byte where a separator goes. */
+/**
+ * Entries' UTF-8 bytes in buffers (pieces) of whole entries, each entry followed by one spare byte
+ * where a separator goes. An engine that reads each entry with a byte appended hands its pieces
+ * over as they are (`spared`); otherwise they are copied into one (`copy`).
+ */
 export class EntryBytes {
   private constructor(
-    private readonly bytes: Buffer,
-    /** Where each entry ends (its spare byte). */
-    private readonly ends: Uint32Array,
+    private readonly pieces: readonly Buffer[],
+    /** Where each entry of each piece ends (its spare byte). */
+    private readonly ends: readonly Uint32Array[],
   ) {}
 
   /** Copies the entries' bytes: an engine's buffers may belong to a chunk it frees. */
@@ -25,61 +31,75 @@ export class EntryBytes {
       at += part.byteLength;
       ends[i] = at++;
     });
-    return new EntryBytes(bytes, ends);
+    return new EntryBytes([bytes], [ends]);
   }
 
-  /** Copies values laid out back to back in pieces (each piece whole values), as a driver hands them over in runs. */
-  static copyValues({ pieces, counts, lengths }: { pieces: readonly Uint8Array[]; counts: readonly number[]; lengths: Uint32Array }): EntryBytes {
-    let size = lengths.length;
-    for (const length of lengths) size += length;
-    const bytes = Buffer.allocUnsafe(size);
-    const ends = new Uint32Array(lengths.length);
-    let at = 0;
+  /**
+   * Values that already end with their spare byte, laid out back to back in pieces of whole values
+   * that belong to the caller (a driver's copies of its runs, src/store/duckdb/vectors.ts): kept as
+   * they are, not copied.
+   */
+  static spared({ pieces, counts, lengths }: { pieces: readonly Uint8Array[]; counts: readonly number[]; lengths: Uint32Array }): EntryBytes {
+    const kept: Buffer[] = [];
+    const ends: Uint32Array[] = [];
     let value = 0;
     pieces.forEach((piece, p) => {
-      const source = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
-      let from = 0;
-      for (const last = value + counts[p]!; value < last; value++) {
-        const to = from + lengths[value]!;
-        source.copy(bytes, at, from, to);
-        at += to - from;
-        ends[value] = at++;
-        from = to;
+      const pieceEnds = new Uint32Array(counts[p]!);
+      let at = 0;
+      for (let k = 0; k < pieceEnds.length; k++, value++) {
+        if (lengths[value]! < 1) throw new Error(`value ${value} has no spare byte`);
+        at += lengths[value]!;
+        pieceEnds[k] = at - 1;
       }
-      if (from !== piece.byteLength) throw new Error(`a piece of ${piece.byteLength} bytes held ${from} bytes of values`);
+      if (at !== piece.byteLength) throw new Error(`a piece of ${piece.byteLength} bytes held ${at} bytes of values`);
+      if (pieceEnds.length === 0) return;
+      kept.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+      ends.push(pieceEnds);
     });
     if (value !== lengths.length) throw new Error(`pieces held ${value} of ${lengths.length} values`);
-    return new EntryBytes(bytes, ends);
+    return new EntryBytes(kept, ends);
   }
 
-  /** The entries of several, last entry first (a descending page read in ascending order). */
+  /** The entries of several, last entry first (a descending page read in ascending order), copied into one. */
   static reversed(parts: readonly EntryBytes[]): EntryBytes {
     const values: Uint8Array[] = [];
     for (let p = parts.length - 1; p >= 0; p--) {
-      const { bytes, ends } = parts[p]!;
-      for (let i = ends.length - 1; i >= 0; i--) values.push(bytes.subarray(i === 0 ? 0 : ends[i - 1]! + 1, ends[i]));
+      const { pieces, ends } = parts[p]!;
+      for (let q = pieces.length - 1; q >= 0; q--) {
+        const pieceEnds = ends[q]!;
+        for (let i = pieceEnds.length - 1; i >= 0; i--) values.push(pieces[q]!.subarray(i === 0 ? 0 : pieceEnds[i - 1]! + 1, pieceEnds[i]));
+      }
     }
     return EntryBytes.copy(values);
   }
 
   get length(): number {
-    return this.ends.length;
+    let n = 0;
+    for (const pieceEnds of this.ends) n += pieceEnds.length;
+    return n;
   }
 
   texts(): string[] {
-    let from = 0;
-    return Array.from(this.ends, (end) => {
-      const text = this.bytes.toString('utf8', from, end);
-      from = end + 1;
-      return text;
+    const out: string[] = [];
+    this.pieces.forEach((piece, p) => {
+      let from = 0;
+      for (const end of this.ends[p]!) {
+        out.push(piece.toString('utf8', from, end));
+        from = end + 1;
+      }
     });
+    return out;
   }
 
-  /** The entries joined by a one-byte separator, in place (a chunk is read one way, once). */
-  joined(separator: number): Buffer {
-    const last = this.ends.length - 1;
-    for (let i = 0; i < last; i++) this.bytes[this.ends[i]!] = separator;
-    return this.bytes.subarray(0, last < 0 ? 0 : this.ends[last]!);
+  /**
+   * The pieces with every entry's spare byte set to the separator, in place (a chunk is read one
+   * way, once): their concatenation is the entries, each followed by the separator.
+   */
+  separated(separator: number): Buffer[] {
+    this.pieces.forEach((piece, p) => {
+      for (const end of this.ends[p]!) piece[end] = separator;
+    });
+    return this.pieces.filter((_, p) => this.ends[p]!.length > 0);
   }
 }
 
@@ -95,8 +115,18 @@ export function pageStream(chunks: AsyncIterable<EntryChunk>, discard: () => Pro
       for await (const chunk of chunks) yield chunk instanceof EntryBytes ? chunk.texts() : [...chunk];
     },
     async *joined(separator: Separator) {
+      // Every entry is followed by the separator, the page's last one too: that one is cut off, so
+      // the last buffer is held until the next one (or the end) shows whether it is the last.
       const code = separator.charCodeAt(0);
-      for await (const chunk of chunks) yield chunk instanceof EntryBytes ? chunk.joined(code) : Buffer.from(chunk.join(separator), 'utf8');
+      let held: Buffer | undefined;
+      for await (const chunk of chunks) {
+        const buffers = chunk instanceof EntryBytes ? chunk.separated(code) : chunk.length > 0 ? [Buffer.from(chunk.join(separator) + separator, 'utf8')] : [];
+        for (const buffer of buffers) {
+          if (held) yield held;
+          held = buffer;
+        }
+      }
+      if (held) yield held.subarray(0, held.length - 1);
     },
     discard,
   };

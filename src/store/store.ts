@@ -74,9 +74,10 @@ export interface PageStream extends AsyncIterable<string[]> {
   /** Gives the engine back if the page is never read (the client left before the body started). */
   discard(): Promise<void>;
   /**
-   * The same entries read instead as bytes: each chunk's entries joined by the separator, in UTF-8.
-   * A page written as stored goes to the socket this way, with no JS string per entry
-   * (src/store/entry-chunks.ts). A page is read one way or the other, once.
+   * The same entries read instead as bytes: the page's entries joined by the separator, in UTF-8,
+   * in buffers whose concatenation is the whole (a separator may end one buffer). A page written as
+   * stored goes to the socket this way, with no JS string per entry (src/store/entry-chunks.ts). A
+   * page is read one way or the other, once.
    */
   joined(separator: Separator): AsyncIterable<Buffer>;
 }

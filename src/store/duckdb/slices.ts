@@ -9,10 +9,12 @@ import { blobColumnValues } from './vectors.ts';
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
- * The stored entry as a BLOB of its UTF-8 bytes, for entryChunks: `encode`, not a cast, which
- * would read `\x..` in the text as escapes.
+ * The stored entry as a BLOB of its UTF-8 bytes and one spare byte (a space), for entryChunks: the
+ * driver's copies of a chunk's runs are then the page's bytes as they are sent, each separator
+ * written over a spare byte (EntryBytes.spared). `encode`, not a cast, which would read `\x..` in
+ * the text as escapes.
  */
-export const ENTRY_BYTES_SQL = 'encode(entry)';
+export const ENTRY_BYTES_SQL = `encode(entry || ' ')`;
 
 /** A result whose one column is ENTRY_BYTES_SQL, as chunks of entries' bytes (copied out of DuckDB's chunk). */
 export async function* entryChunks(result: DuckDBResult): AsyncGenerator<EntryBytes> {
@@ -20,13 +22,13 @@ export async function* entryChunks(result: DuckDBResult): AsyncGenerator<EntryBy
   for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
     if (!first) await nextTurn();
     first = false;
-    yield EntryBytes.copyValues(blobColumnValues(chunk, 0));
+    yield EntryBytes.spared(blobColumnValues(chunk, 0));
   }
 }
 
 /** A whole result of ENTRY_BYTES_SQL as one EntryBytes, its rows in reverse order (a descending page's batch). */
 export async function readEntryBytesReversed(result: DuckDBResult): Promise<EntryBytes> {
   const chunks: EntryBytes[] = [];
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) chunks.push(EntryBytes.copyValues(blobColumnValues(chunk, 0)));
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) chunks.push(EntryBytes.spared(blobColumnValues(chunk, 0)));
   return EntryBytes.reversed(chunks);
 }

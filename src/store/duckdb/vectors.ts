@@ -52,7 +52,7 @@ export interface BlobValues {
  * and more of GC). DuckDB lays most of a chunk's values out back to back, so here one call copies
  * each run of adjacent values: 441 calls for those 99,999 entries (docs/performance.md, "The big
  * page in runs"). A value is 16 bytes in the vector: its length, then 12 bytes inline, or a 4-byte
- * prefix and a pointer. Inline values are views of the chunk's memory.
+ * prefix and a pointer. Every piece is a copy, the caller's to keep.
  */
 export function blobColumnValues(chunk: DuckDBDataChunk, column: number): BlobValues {
   const vector = chunk.getColumnVector(column);
@@ -70,7 +70,8 @@ export function blobColumnValues(chunk: DuckDBDataChunk, column: number): BlobVa
   while (i < rows) {
     const length = (lengths[i] = view.getUint32(16 * i, true));
     if (length <= 12) {
-      pieces.push(new Uint8Array(view.buffer, view.byteOffset + 16 * i + 4, length));
+      // Held in the vector itself: copied, as runs are, so that no piece is a view of the chunk.
+      pieces.push(new Uint8Array(view.buffer, view.byteOffset + 16 * i + 4, length).slice());
       counts.push(1);
       i++;
       continue;
