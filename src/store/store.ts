@@ -34,8 +34,8 @@ export interface EventStore extends DatasetCatalog {
   /**
    * A list request's total and, unless the page is past the end, its page (as `search` gives it):
    * both ready before any response byte. An engine may find the page while it counts; the DuckDB
-   * store does for a region's ascending pages (docs/performance.md, "A region's page found while it
-   * is counted"). `countThenSearch` is the plain way.
+   * store does for ascending pages in storage order (docs/performance.md, "A region's page found
+   * while it is counted"). `countThenSearch` is the plain way.
    */
   listPage(query: ListQuery): Promise<ListPage>;
   /** One entry as stored JSON text (`gfw` wire format). */

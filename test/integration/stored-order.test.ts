@@ -60,6 +60,37 @@ test('200 random -start pages found from the list\'s end: the events table\'s pa
   assert.ok(fromEnd > 100, `only ${fromEnd} of 200 pages began from the list's end`);
 });
 
+test('200 random +start pages, found while they are counted (listPage): the events table\'s pages, none past the end, no connection kept', async () => {
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  const ctx = { catalog: store, access: { canRead: () => true } };
+  const r = new Random(78);
+  let inside = 0;
+  try {
+    for (let i = 0; i < 200; i++) {
+      const filters = randomQuery(r);
+      const probe = await normalizeListQuery(filters, { limit: 1, offset: 0, sort: '+start' }, ctx);
+      const total = await store.count(probe);
+      const limit = r.pick([1, 5, 20, 100, 3000]);
+      // From the first row to a little past the end.
+      const offset = r.chance(0.2) ? total + r.int(0, 3) : r.int(0, Math.max(0, total - 1));
+      const query = await normalizeListQuery(filters, { limit, offset, sort: '+start' }, ctx);
+      const expected = await readOnly(fixture.dbPath, (c) => eventsAnswer(c, query));
+      const where = `query ${i}: ${JSON.stringify({ filters, offset, limit })}`;
+      const { total: listed, page } = await store.listPage(query);
+      assert.equal(listed, expected.total, where);
+      assert.equal(page === undefined, offset >= expected.total, `${where}: a page exactly when it is not past the end`);
+      const ids: string[] = [];
+      if (page) for await (const chunk of page) ids.push(...chunk.map((t) => (JSON.parse(t) as { id: string }).id));
+      assert.deepEqual(ids, expected.ids, where);
+      assert.equal(store.engineLoad().inUse, 0, `${where}: a connection is still held`);
+      if (ids.length > 0 && offset > 0) inside++;
+    }
+  } finally {
+    await store.close();
+  }
+  assert.ok(inside > 80, `only ${inside} of 200 pages began inside their list`);
+});
+
 test('a list whose events all lie early in the version\'s range is not found from its end', async () => {
   const store = await DuckDbStore.open({ path: fixture.dbPath });
   try {
