@@ -15,26 +15,17 @@
  * docs/performance.md). Estimates of 2026-11-23 (sorting and indexing half the reading) had a 10M
  * load's indexing say "longer than the ~49 s it usually takes".
  */
-const ESTIMATES: Record<string, Record<string, (firstSeconds: number) => number>> = {
-  reading: {
-    validating: (s) => 0.02 * s,
-    sorting: (s) => 1.6 * s,
-    indexing: (s) => 1.6 * s,
-    copying: (s) => 3 * s,
-    publishing: (s) => 0.1 * s,
-    'converting to csv': (s) => 0.2 * s,
-    'converting to parquet': (s) => 0.2 * s,
-  },
-  generating: {
-    validating: (s) => 0.02 * s,
-    sorting: (s) => 0.4 * s,
-    indexing: (s) => 0.4 * s,
-    copying: (s) => 3 * s,
-    'reference data': () => 5,
-    publishing: (s) => 0.03 * s,
-    'converting to csv': (s) => 0.2 * s,
-    'converting to parquet': (s) => 0.2 * s,
-  },
+type Estimate = (firstSeconds: number) => number;
+/** Phases whose share does not depend on the first phase. */
+const EITHER: Record<string, Estimate> = {
+  validating: (s) => 0.02 * s,
+  copying: (s) => 3 * s,
+  'converting to csv': (s) => 0.2 * s,
+  'converting to parquet': (s) => 0.2 * s,
+};
+const ESTIMATES: Record<string, Record<string, Estimate>> = {
+  reading: { ...EITHER, sorting: (s) => 1.6 * s, indexing: (s) => 1.6 * s, publishing: (s) => 0.1 * s },
+  generating: { ...EITHER, sorting: (s) => 0.4 * s, indexing: (s) => 0.4 * s, 'reference data': () => 5, publishing: (s) => 0.03 * s },
 };
 
 /**

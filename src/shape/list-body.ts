@@ -21,11 +21,11 @@ export interface ListFooter {
 export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
   const shaped = entryShaper(shape, wire);
   yield '{"entries":[';
-  let first = true;
   if (!shaped && joinable(pages)) {
     // Written as stored: the engine's bytes, with no string made of any entry.
     for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield bytes;
   } else {
+    let first = true;
     for await (const entries of pages) {
       // The store hands over small chunks with a turn of the event loop between them (PageStream),
       // so writing one never holds other requests for long.

@@ -60,7 +60,11 @@ export function blobColumnValues(chunk: DuckDBDataChunk, column: number): BlobVa
   const rows = vector.itemCount;
   const view = (vector as unknown as { dataView?: unknown }).dataView;
   if (!(view instanceof DataView) || view.byteLength < 16 * rows) {
-    const pieces = Array.from({ length: rows }, (_, i) => vector.getItemBytes(i)!);
+    // The driver's short values are views of the chunk: copied, like every piece.
+    const pieces = Array.from({ length: rows }, (_, i) => {
+      const bytes = vector.getItemBytes(i)!;
+      return bytes.byteLength <= 12 ? bytes.slice() : bytes;
+    });
     return { pieces, counts: pieces.map(() => 1), lengths: Uint32Array.from(pieces, (piece) => piece.byteLength) };
   }
   const pieces: Uint8Array[] = [];
