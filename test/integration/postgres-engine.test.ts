@@ -13,8 +13,11 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { openStores } from '../../src/store/engines.ts';
+import { Random } from '../../src/data/demo/random.ts';
+import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { PostgresPool } from '../../src/store/postgres/postgres-store.ts';
-import { newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
+import { buildFixtureDb, newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
+import { fromEventQuery, referencePage } from '../helpers/reference.ts';
 import { BIN } from '../helpers/server.ts';
 
 const run = promisify(execFile);
@@ -149,6 +152,54 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       assert.deepEqual((await db.use((c) => c.query('SELECT 1 AS one'))).rows, [{ one: 1 }], 'the pool serves on');
     } finally {
       await db.close();
+    }
+  });
+
+  test('closing does not wait forever for a connection nobody gives back', async () => {
+    const { url } = await newPostgresDatabase();
+    const db = new PostgresPool({ url });
+    const forgotten = await db.acquire();
+    await db.close(200);
+    await assert.rejects(forgotten.query('SELECT 1'), 'the held connection was closed');
+    forgotten.release();
+    assert.equal(db.stats().inUse, 0);
+  });
+
+  test('lists asked at once, more than the pool has connections for: each total and page as the reference says, no connection kept', async () => {
+    const fixture = await buildFixtureDb({ events: 3000, seed: 13 });
+    // Three connections for 40 lists at once: some take two (the total and the page at once),
+    // the rest one after the other. A connection never given back makes a later list wait past the
+    // time limit and fail, rather than hang.
+    const provider = await openStores(fixture.database, { connections: 3, queryTimeoutMs: 20_000 }, undefined, false);
+    const store = provider.current();
+    try {
+      const ctx = { catalog: store, access: { canRead: () => true } };
+      const r = new Random(31);
+      const datasets = ['public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-gaps-events:latest'];
+      const lists = await Promise.all(Array.from({ length: 40 }, async () => {
+        const filters = { datasets: [r.pick(datasets)], ...(r.chance(0.5) ? { flags: [r.pick(['CHN', 'ESP', 'TWN'])] } : {}), ...(r.chance(0.5) ? { startDate: `${r.int(2017, 2022)}-01-01` } : {}) };
+        const paging = { limit: r.pick([1, 10, 100]), offset: r.pick([0, r.int(0, 400), 5000]), sort: r.pick(['+start', '-start'] as const) };
+        return normalizeListQuery(filters, paging, ctx);
+      }));
+      const answers = await Promise.all(lists.map(async (query) => {
+        const { total, page } = await store.listPage(query);
+        const ids: string[] = [];
+        if (page) for await (const chunk of page) ids.push(...chunk.map((t) => (JSON.parse(t) as { id: string }).id));
+        return { total, ids, paged: page !== undefined };
+      }));
+      let pastTheEnd = 0;
+      answers.forEach((answer, i) => {
+        const query = lists[i]!;
+        const expected = referencePage(fixture, fromEventQuery(query));
+        assert.deepEqual({ total: answer.total, ids: answer.ids }, expected, `list ${i}: offset ${query.offset}, limit ${query.limit}, ${query.sort}`);
+        assert.equal(answer.paged, query.offset < expected.total, `list ${i}: a page exactly when it is not past the end`);
+        if (!answer.paged) pastTheEnd++;
+      });
+      assert.ok(pastTheEnd > 3, `only ${pastTheEnd} lists past their end`);
+      assert.equal(store.engineLoad().inUse, 0, 'a connection is still held');
+    } finally {
+      await provider.close();
+      fixture.cleanup();
     }
   });
 

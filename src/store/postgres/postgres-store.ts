@@ -35,6 +35,8 @@ const QUERY_CANCELED = '57014';
 export class PostgresPool {
   private closing = false;
   readonly pool: pg.Pool;
+  /** Connections handed out and not yet given back. */
+  private readonly held = new Set<{ release(err?: Error | boolean): void }>();
 
   constructor(private readonly options: PostgresStoreOptions) {
     const timeout = options.queryTimeoutMs ?? 0;
@@ -68,11 +70,26 @@ export class PostgresPool {
     const dropped = () => undefined;
     c.on('error', dropped);
     const release = c.release.bind(c);
-    c.release = (err?: Error | boolean) => {
+    const held = { release: (err?: Error | boolean) => {
+      // Once: a connection closing ended is not given back again by its holder.
+      if (!this.held.delete(held)) return;
       c.removeListener('error', dropped);
-      return release(err);
-    };
+      release(err);
+    } };
+    this.held.add(held);
+    c.release = held.release;
     return c;
+  }
+
+  /**
+   * Whether `n` connections can be had at once without waiting: idle or not yet opened, and nobody
+   * queued before them. The pool hands out connections in the order asked, so connections asked for
+   * in the same turn of the event loop after a true answer are these.
+   */
+  spare(n: number): boolean {
+    const { pool } = this;
+    const max = this.options.connections ?? 8;
+    return !this.closing && pool.waitingCount === 0 && pool.idleCount + (max - pool.totalCount) >= n;
   }
 
   stats(): EngineLoad {
@@ -102,8 +119,16 @@ export class PostgresPool {
     return e;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends the pool once its connections are given back. One still held after `graceMs` (a page
+   * nobody reads to its end) is closed then, so that closing never waits forever; its holder's
+   * next statement fails.
+   */
+  async close(graceMs = 5_000): Promise<void> {
     this.closing = true;
+    const deadline = Date.now() + graceMs;
+    while (this.held.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const held of [...this.held]) held.release(new Error('the server is closing'));
     await this.pool.end();
   }
 }
@@ -131,8 +156,26 @@ export class PostgresStore extends Catalog implements EventStore {
     return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
   }
 
-  listPage(query: ListQuery): Promise<ListPage> {
-    return countThenSearch(this, query);
+  /**
+   * The total and the page at once, on two connections, where the pool has two to spare: the page
+   * no longer waits for the count (docs/performance.md, "The PostgreSQL engine: a list's total and
+   * page at once"). Only spare connections are taken so: a request that held its page's connection
+   * while waiting for a second could wait forever on others doing the same. Otherwise the total,
+   * then the page, on one connection at a time.
+   */
+  async listPage(query: ListQuery): Promise<ListPage> {
+    if (!this.db.spare(2)) return countThenSearch(this, query);
+    const [counted, found] = await Promise.allSettled([this.count(query), this.search(query)]);
+    if (counted.status === 'rejected') {
+      if (found.status === 'fulfilled') await found.value.discard();
+      throw counted.reason;
+    }
+    if (found.status === 'rejected') throw found.reason;
+    if (query.offset >= counted.value) {
+      await found.value.discard();
+      return { total: counted.value };
+    }
+    return { total: counted.value, page: found.value };
   }
 
   async search(query: ListQuery): Promise<PageStream> {
