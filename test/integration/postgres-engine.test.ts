@@ -101,6 +101,22 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.match(versions, /fishing-events:vB\t/);
   });
 
+  test('a load\'s rows are marked visible to all when it lands, though another writer waits for it', async () => {
+    const { url } = await newPostgresDatabase();
+    const loading = cli(['load', ...engine(url), '--version', 'v1', writeRows('visible.ndjson', 3000, 8, 'v')]);
+    // A second writer (vessel groups) asks for the lock while the load holds it.
+    const held = `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted`;
+    while (Number((await query(url, held))[0]![0]) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    writeFileSync(join(dir, 'waiting-groups.csv'), 'group_id,vessel_id\nfleet,v-1\n');
+    const waiting = cli(['groups', 'load', ...engine(url), join(dir, 'waiting-groups.csv')]);
+    await Promise.all([loading, waiting]);
+    // The load's VACUUM ran while the groups waited; a waiter holding a snapshot kept it from
+    // marking the new rows' pages, and counts then read the table where the index would do.
+    const [pages, visible] = (await query(url, `SELECT relpages, relallvisible FROM pg_class WHERE relname = 'events'`))[0]!.map(Number);
+    assert.ok(pages! > 0);
+    assert.equal(visible, pages, 'pages of events not marked visible to all');
+  });
+
   test('a killed load leaves nothing visible, and the next load goes ahead', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('small.ndjson', 300, 6, 's')]);

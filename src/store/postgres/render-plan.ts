@@ -29,7 +29,12 @@ export const storable = (value: string | number | boolean) => typeof value !== '
 function inList(b: SqlBuilder, column: string, values: readonly (string | number | boolean)[], negated: boolean): string {
   const held = values.filter(storable);
   if (held.length === 0) return negated ? `${column} IS NOT NULL` : 'FALSE';
-  return `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(held)}::${LIST_TYPE[column] ?? 'text'}[])`;
+  const type = LIST_TYPE[column] ?? 'text';
+  // One value as `=`: an index scan on `column = ANY(array)` does not come in the index's order, so
+  // a page of one dataset version was a sort of the whole version rather than the first rows of
+  // (version_id, start_ts, id) (docs/performance.md, "The PostgreSQL engine: deep pages on the index").
+  if (held.length === 1) return `${column} ${negated ? '<>' : '='} ${b.param(held[0])}::${type}`;
+  return `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(held)}::${type}[])`;
 }
 
 const POSTGRES: SqlDialect<unknown> = {
