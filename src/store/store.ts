@@ -56,6 +56,26 @@ export interface ListPage {
   page?: PageStream;
 }
 
+/**
+ * A list's total and page, found at once (on connections of their own). The page is given back
+ * when the count fails or when it lies past the end of the list; a page that fails while the count
+ * runs is reported, never left as an unhandled rejection. `found` carries what the engine found
+ * with its page, for the engine to check against the total.
+ */
+export async function countBesidePage<Found extends { page: PageStream }>(query: ListQuery, counting: Promise<number>, finding: Promise<Found>): Promise<{ total: number; found?: Found }> {
+  const [counted, found] = await Promise.allSettled([counting, finding]);
+  if (counted.status === 'rejected') {
+    if (found.status === 'fulfilled') await found.value.page.discard();
+    throw counted.reason;
+  }
+  if (found.status === 'rejected') throw found.reason;
+  if (query.offset >= counted.value) {
+    await found.value.page.discard();
+    return { total: counted.value };
+  }
+  return { total: counted.value, found: found.value };
+}
+
 /** The list's total, then its page (with the total, where the engine places the page by it). */
 export async function countThenSearch(store: Pick<EventStore, 'count' | 'search'>, query: ListQuery): Promise<ListPage> {
   const total = await store.count(query);

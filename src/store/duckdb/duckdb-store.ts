@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import { countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
+import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
@@ -191,25 +191,13 @@ export class DuckDbStore extends Catalog implements EventStore {
     const found = this.heldPageOf(async (c): Promise<{ page: AsyncIterable<EntryChunk>; rows?: number }> =>
       // An ascending page is placed by its offset alone: storedOrderPage reads the total only for -start.
       region ? regionStoredPage(c, region, query, undefined) : { page: await storedOrderPage(c, query, Number.NaN) });
-    // A page that fails while the count runs is reported below, not as an unhandled rejection.
-    found.catch(() => {});
-    let total: number;
-    try {
-      total = await this.count(query);
-    } catch (e) {
-      void found.then(({ page }) => page.discard(), () => {});
-      throw e;
+    const { total, found: held } = await countBesidePage(query, this.count(query), found);
+    if (!held) return { total };
+    if (held.rows !== undefined && held.rows !== Math.min(query.limit, total - query.offset)) {
+      await held.page.discard();
+      throw new Error(`region_events gave a page of ${held.rows} rows at offset ${query.offset} of the ${total} it counted`);
     }
-    const { page, rows } = await found;
-    if (query.offset >= total) {
-      await page.discard();
-      return { total };
-    }
-    if (rows !== undefined && rows !== Math.min(query.limit, total - query.offset)) {
-      await page.discard();
-      throw new Error(`region_events gave a page of ${rows} rows at offset ${query.offset} of the ${total} it counted`);
-    }
-    return { total, page };
+    return { total, page: held.page };
   }
 
   /**

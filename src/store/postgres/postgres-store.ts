@@ -9,7 +9,7 @@ import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
-import { countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
+import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-chunks.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
@@ -38,11 +38,16 @@ export class PostgresPool {
   /** Connections handed out and not yet given back. */
   private readonly held = new Set<{ release(err?: Error | boolean): void }>();
 
+  /** Connections in the pool. */
+  private get size(): number {
+    return this.options.connections ?? 8;
+  }
+
   constructor(private readonly options: PostgresStoreOptions) {
     const timeout = options.queryTimeoutMs ?? 0;
     this.pool = new pg.Pool({
       ...connectionConfig(options.url, timeout > 0 ? { statement_timeout: timeout } : {}),
-      max: options.connections ?? 8,
+      max: this.size,
       // Idle connections do not hold the process open (a server holds it by listening).
       allowExitOnIdle: true,
       ...(timeout > 0 ? { connectionTimeoutMillis: timeout } : {}),
@@ -88,12 +93,11 @@ export class PostgresPool {
    */
   spare(n: number): boolean {
     const { pool } = this;
-    const max = this.options.connections ?? 8;
-    return !this.closing && pool.waitingCount === 0 && pool.idleCount + (max - pool.totalCount) >= n;
+    return !this.closing && pool.waitingCount === 0 && pool.idleCount + (this.size - pool.totalCount) >= n;
   }
 
   stats(): EngineLoad {
-    return { size: this.options.connections ?? 8, inUse: this.pool.totalCount - this.pool.idleCount, waiting: this.pool.waitingCount };
+    return { size: this.size, inUse: this.pool.totalCount - this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async use<T>(work: (c: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -165,17 +169,8 @@ export class PostgresStore extends Catalog implements EventStore {
    */
   async listPage(query: ListQuery): Promise<ListPage> {
     if (!this.db.spare(2)) return countThenSearch(this, query);
-    const [counted, found] = await Promise.allSettled([this.count(query), this.search(query)]);
-    if (counted.status === 'rejected') {
-      if (found.status === 'fulfilled') await found.value.discard();
-      throw counted.reason;
-    }
-    if (found.status === 'rejected') throw found.reason;
-    if (query.offset >= counted.value) {
-      await found.value.discard();
-      return { total: counted.value };
-    }
-    return { total: counted.value, page: found.value };
+    const { total, found } = await countBesidePage(query, this.count(query), this.search(query).then((page) => ({ page })));
+    return found ? { total, page: found.page } : { total };
   }
 
   async search(query: ListQuery): Promise<PageStream> {

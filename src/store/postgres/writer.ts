@@ -177,8 +177,8 @@ function removeStaleStages(): void {
 
 /** Takes the writer lock, telling `onWait` (once) who holds it when another writer does. */
 async function takeWriterLock(client: pg.Client, onWait?: (holder: LockHolder) => void): Promise<void> {
-  const taken = (await client.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [WRITER_LOCK])).rows[0].taken as boolean;
-  if (taken) return;
+  const tryLock = async () => (await client.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [WRITER_LOCK])).rows[0].taken as boolean;
+  if (await tryLock()) return;
   const holder = (await client.query(
     `SELECT a.pid, to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS started
        FROM pg_locks l JOIN pg_stat_activity a USING (pid)
@@ -191,7 +191,7 @@ async function takeWriterLock(client: pg.Client, onWait?: (holder: LockHolder) =
   // visible to all, so counts and pages read the table where the index would do (the benchmark's 1M
   // demo had 123,412 of 190,139 pages marked; docs/performance.md, "The PostgreSQL engine: deep
   // pages on the index").
-  while (!(await client.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [WRITER_LOCK])).rows[0].taken) {
+  while (!(await tryLock())) {
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
 }
