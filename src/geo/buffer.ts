@@ -12,7 +12,7 @@ export const BUFFER_OPERATIONS = ['DISSOLVE', 'DIFFERENCE'] as const;
 export type BufferUnit = (typeof BUFFER_UNITS)[number];
 export type BufferOperation = (typeof BUFFER_OPERATIONS)[number];
 
-const TURF_UNITS: Record<BufferUnit, Units> = {
+export const TURF_UNITS: Record<BufferUnit, Units> = {
   MILES: 'miles', NAUTICALMILES: 'nauticalmiles', KILOMETERS: 'kilometers', RADIANS: 'radians', DEGREES: 'degrees',
 };
 

@@ -28,6 +28,13 @@ export function cellKeyOf(row: number, column: number): number {
   return (Math.floor(row / TILE) * TILE_COLUMNS + Math.floor(column / TILE)) * TILE * TILE + (row % TILE) * TILE + (column % TILE);
 }
 
+/** The row and column of a key: cellKeyOf read backwards. */
+export function cellOfKey(key: number): { row: number; column: number } {
+  const tile = Math.floor(key / (TILE * TILE));
+  const within = key % (TILE * TILE);
+  return { row: Math.floor(tile / TILE_COLUMNS) * TILE + Math.floor(within / TILE), column: (tile % TILE_COLUMNS) * TILE + (within % TILE) };
+}
+
 /** The key of a position: what the loader stores (CELL_KEY_SQL writes the same in SQL). */
 export function cellKey(lat: number, lon: number): number {
   return cellKeyOf(cellRow(lat), cellColumn(lon));
@@ -70,6 +77,16 @@ function cellBoxOf([minLon, minLat, maxLon, maxLat]: Box): CellBox {
   const row0 = cellRow(minLat - MARGIN);
   const column0 = cellColumn(minLon - MARGIN);
   return { row0, column0, rows: cellRow(maxLat + MARGIN) - row0 + 1, columns: cellColumn(maxLon + MARGIN) - column0 + 1 };
+}
+
+/** Whether any of the keys is of a cell that a bounding box, widened by MARGIN, meets. */
+export function boxMeetsCells(box: Box, keys: Iterable<number>): boolean {
+  const { row0, column0, rows, columns } = cellBoxOf(box);
+  for (const key of keys) {
+    const { row, column } = cellOfKey(key);
+    if (row >= row0 && row < row0 + rows && column >= column0 && column < column0 + columns) return true;
+  }
+  return false;
 }
 
 /** The keys of the cells a bounding box, widened by MARGIN, meets (in no particular order). */

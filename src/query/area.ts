@@ -1,6 +1,7 @@
 // normalizeArea: regions, geometry and buffers (decisions section 4) -> the AreaFilter the store
 // compiles. Without a buffer, named regions match on the entries' `regions` members; with one, or
 // with a geometry, they become polygons tested against each entry's position.
+import { bufferReach } from '../geo/buffer-reach.ts';
 import { BUFFER_LIMITS, bufferPolygons, type BufferOperation, type BufferUnit } from '../geo/buffer.ts';
 import { BufferFailed, BufferQueueFull, BufferTooCostly } from '../geo/buffer-thread.ts';
 import { forPointTests, GeometryError, GeometryTooLarge, parseGeometry, type Polygon } from '../geo/geojson.ts';
@@ -52,7 +53,10 @@ async function buffered(buffering: Buffering, polygons: Polygon[], buffer: { val
   }
 }
 
-export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling: Spelling, problems: ProblemCollector, buffering: Buffering = bufferInProcess): (() => Promise<AreaFilter>) | undefined {
+/** Resolves the area of a query on the given dataset versions. */
+export type AreaResolver = (versionIds: readonly number[]) => Promise<AreaFilter>;
+
+export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling: Spelling, problems: ProblemCollector, buffering: Buffering = bufferInProcess): AreaResolver | undefined {
   const refs = regionRefs(f, spelling, problems);
   const hasBuffer = f.bufferValue !== undefined || f.bufferUnit !== undefined;
   if ((f.bufferValue === undefined) !== (f.bufferUnit === undefined)) {
@@ -82,7 +86,7 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
     return undefined;
   }
   // Resolved after the problems are reported: lookups may 404, and buffers are costly.
-  return async () => {
+  return async (versionIds) => {
     const unknown = refs.filter((r) => !catalog.regionKnown(r.dataset, r.id));
     if (unknown.length) {
       throw new NotFound(unknown.map((r) => ({ title: 'region', detail: `unknown region "${r.id}" in ${r.dataset}` })));
@@ -98,6 +102,9 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
     const from = geometry ? 'geometry' as const : refs;
     if (!hasBuffer) return { type: 'polygons', polygons: forPointTests(polygons), from };
     const buffer = { value: f.bufferValue!, unit: f.bufferUnit as BufferUnit, operation: (f.bufferOperation ?? 'DISSOLVE') as BufferOperation };
+    // Where no event lies within the buffer's reach, the answer is empty whatever its exact shape.
+    const reach = catalog.eventsMayLieIn ? bufferReach(polygons, buffer.value, buffer.unit) : undefined;
+    if (reach && !catalog.eventsMayLieIn!(versionIds, reach)) return { type: 'polygons', polygons: [], from, buffer, outOfReach: reach };
     polygons = await buffered(buffering, polygons, buffer, spelling('bufferValue'));
     return { type: 'polygons', polygons: forPointTests(polygons), from, buffer };
   };

@@ -4,6 +4,7 @@
 import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import { NotFound, type ProblemCollector } from './errors.ts';
 import type { Polygon } from '../geo/geojson.ts';
+import type { Box } from '../geo/grid.ts';
 
 export interface DatasetRef {
   /** As the client wrote it, e.g. `public-global-port-visits-c2-events:latest`. */
@@ -46,6 +47,11 @@ export interface DatasetCatalog {
   regionKnown(dataset: string, id: string): boolean;
   /** The region's loaded geometry, if any. */
   regionGeometry(dataset: string, id: string): Polygon[] | undefined;
+  /**
+   * False only when no event of these dataset versions lies in the box [minLon, minLat, maxLon,
+   * maxLat]; true when some may. A store that does not keep where its events lie leaves it out.
+   */
+  eventsMayLieIn?(versionIds: readonly number[], box: Box): boolean;
 }
 
 /**

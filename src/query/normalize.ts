@@ -56,7 +56,7 @@ export async function normalizeEventQuery(filters: EventFilters, ctx: NormalizeC
     ...withFilter('portIds', filters.portIds, filters.portIdsOperator),
     ...withFilter('nextPortIds', filters.nextPortIds, filters.nextPortIdsOperator),
     ...(duration ? { duration } : {}),
-    ...(area ? { area: await area() } : {}),
+    ...(area ? { area: await area(datasets.map((d) => d.resolved.versionId)) } : {}),
     time,
   };
 }

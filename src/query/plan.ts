@@ -93,6 +93,14 @@ export function planFilters(q: EventQuery): Condition[] {
   return conditions;
 }
 
+/**
+ * Whether no event can meet the query: one of its conditions is false (an area no event lies
+ * within reach of, a buffer that shrinks a shape away). A store answers it without a statement.
+ */
+export function matchesNothing(q: EventQuery): boolean {
+  return planFilters(q).some((c) => c.is === 'false');
+}
+
 function onlyFor(kind: EventKind, condition: Condition): Condition {
   return or(not(oneOf('kind', [kind])), condition);
 }

@@ -3,6 +3,7 @@ import type { ResolvedDataset } from './datasets.ts';
 import type { EventTypeFilterValue, Operator, SortValue, TimeFilterMode } from './kinds.ts';
 import type { RegionMember } from '../domain/regions.ts';
 import type { Polygon } from '../geo/geojson.ts';
+import type { Box } from '../geo/grid.ts';
 import type { BufferOperation, BufferUnit } from '../geo/buffer.ts';
 
 /**
@@ -18,6 +19,12 @@ export type AreaFilter =
       from: 'geometry' | { dataset: string; id: string }[];
       /** ...and the buffer applied to it, if any. */
       buffer?: { value: number; unit: BufferUnit; operation: BufferOperation };
+      /**
+       * Set when the buffer was not computed: the buffered area lies within this box
+       * [minLon, minLat, maxLon, maxLat] and no event of the query's dataset versions does, so
+       * polygons is empty (src/geo/buffer-reach.ts).
+       */
+      outOfReach?: Box;
     };
 
 export interface ValueFilter<T extends string> {

@@ -12,7 +12,7 @@ import type { Feature, MultiPolygon, Polygon as GeoPolygon } from 'geojson';
 import { Random } from '../../src/data/demo/random.ts';
 import { GROUNDS } from '../../src/data/demo/fleet.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
-import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { caseCount, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('AREA_TEST_SEED', 20779);
@@ -166,4 +166,40 @@ test('a polygon whose first coordinates are whole numbers and later ones decimal
   const expected = fixture.records.filter((rec) => inside([[ring]], rec)).map((rec) => rec.id).sort();
   assert.ok(expected.length > 0);
   assert.deepEqual(got.ids, expected);
+});
+
+const DATASET_OF_KIND: Record<string, string> = {
+  fishing: ALL[0]!, encounter: ALL[1]!, loitering: ALL[2]!, port_visit: ALL[3]!, gap: ALL[4]!,
+};
+
+test('buffered shapes near events, some out of reach of all of them: the buffer is left uncomputed only where turf finds nothing', async () => {
+  const r = new Random(SEED + 3);
+  let [outOfReach, nonEmpty] = [0, 0];
+  for (let i = 0; i < 100; i++) {
+    // A shape some way off a random event, so that its buffer reaches that event or falls just short.
+    const near = r.pick(fixture.records);
+    const [distance, bearing] = [r.between(0.3, 4), r.between(0, 2 * Math.PI)];
+    const [cx, cy] = [near.lon + distance * Math.cos(bearing), Math.max(-80, Math.min(80, near.lat + distance * Math.sin(bearing)))];
+    const polygons: Poly[] = [[regular(cx, cy, r.between(0.05, 1), r.int(3, 10), () => 1, r.next())]];
+    const unit = r.pick(['NAUTICALMILES', 'KILOMETERS', 'DEGREES'] as const);
+    const value = { NAUTICALMILES: 60, KILOMETERS: 110, DEGREES: 1 }[unit] * r.between(0.02, 2);
+    const operation = r.pick(['DISSOLVE', 'DIFFERENCE']);
+    const datasets = r.chance(0.7) ? [DATASET_OF_KIND[near.kind]!] : ALL;
+    const payload = { datasets, geometry: { type: 'Polygon', coordinates: polygons[0] }, 'buffer-value': value, 'buffer-unit': unit, bufferOperation: operation };
+    const res = await t.app.inject({ method: 'POST', url: '/v3/events?limit=100000&offset=0', headers: t.auth, payload });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json() as { total: number; entries: { id: string }[]; metadata: { area: { outOfReach?: number[] } } };
+    const kinds = new Set(datasets.map((d) => Object.keys(DATASET_OF_KIND).find((k) => DATASET_OF_KIND[k] === d)));
+    const area = buffered(polygons, value, unit, operation);
+    const expected = fixture.records.filter((rec) => kinds.has(rec.kind) && inside(area, rec)).map((rec) => rec.id).sort();
+    const where = `shape ${i} (AREA_TEST_SEED=${SEED}): ${JSON.stringify(payload)}`;
+    assert.equal(body.total, expected.length, where);
+    assert.deepEqual(body.entries.map((e) => e.id).sort(), expected, where);
+    if (body.metadata.area.outOfReach) outOfReach++;
+    if (expected.length) nonEmpty++;
+  }
+  assert.ok(nonEmpty >= 10, `only ${nonEmpty} of 100 shapes held events`);
+  // The PostgreSQL store keeps no map of where its events lie, and computes every buffer.
+  if (TEST_ENGINE === 'duckdb') assert.ok(outOfReach >= 10, `only ${outOfReach} of 100 shapes were out of reach`);
+  else assert.equal(outOfReach, 0);
 });

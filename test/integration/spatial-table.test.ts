@@ -143,6 +143,37 @@ test('a bounding box past the cell limit is left to the events table', () => {
   assert.ok(coverCells([big], 1_000_000));
 });
 
+test('a box said to hold no event of a version holds none (its events counted in SQL); a box round an event is said to hold it', async () => {
+  const store = await DuckDbStore.open({ path: fixture.dbPath });
+  try {
+    await readOnly(fixture.dbPath, async (c) => {
+      const positions = (await c.runAndReadAll('SELECT version_id::INTEGER, lat, lon FROM events WHERE lat IS NOT NULL')).getRowsJS() as [number, number, number][];
+      const versions = [...new Set(positions.map((p) => p[0]))];
+      const r = new Random(37);
+      let empty = 0;
+      for (let i = 0; i < 300; i++) {
+        const chosen = versions.filter(() => r.chance(0.5));
+        if (chosen.length === 0) chosen.push(r.pick(versions));
+        // Boxes from a hundredth of a degree to 20 degrees across, anywhere, or next to an event.
+        const [, lat, lon] = r.chance(0.5) ? r.pick(positions) : [0, r.between(-85, 85), r.between(-175, 175)];
+        const [w, h] = [r.between(0.01, 20) * r.next(), r.between(0.01, 20) * r.next()];
+        const [dx, dy] = [r.between(-w, w), r.between(-h, h)];
+        const box = [lon + dx - w / 2, lat + dy - h / 2, lon + dx + w / 2, lat + dy + h / 2] as const;
+        const inside = positions.filter(([v, y, x]) => chosen.includes(v) && x >= box[0] && x <= box[2] && y >= box[1] && y <= box[3]).length;
+        const said = store.eventsMayLieIn(chosen, box);
+        if (!said) {
+          empty++;
+          assert.equal(inside, 0, `box ${box.join(', ')} of versions ${chosen.join(', ')} holds ${inside} events`);
+        }
+      }
+      assert.ok(empty > 30, `only ${empty} of 300 boxes were said to hold nothing`);
+      for (const [v, lat, lon] of positions.filter(() => r.chance(0.05))) assert.equal(store.eventsMayLieIn([v], [lon, lat, lon, lat]), true);
+    });
+  } finally {
+    await store.close();
+  }
+});
+
 const ALL_DATASETS = [
   'public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest',
   'public-global-port-visits-events:latest', 'public-global-gaps-events:latest',

@@ -6,6 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
+import { matchesNothing } from '../../query/plan.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
@@ -24,7 +25,8 @@ import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
-import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
+import { cellsMayHoldEventsIn, readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
+import type { Box } from '../../geo/grid.ts';
 import type { EntrySources } from './page-entries.ts';
 import { readRegionVersions, regionCount, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
 
@@ -115,6 +117,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
   }
 
+  eventsMayLieIn(versionIds: readonly number[], box: Box): boolean {
+    return cellsMayHoldEventsIn(this.spatialCells, versionIds, box);
+  }
+
   private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {
     if (!this.spatialPlans.has(query)) this.spatialPlans.set(query, spatialPlan(query, this.spatialCells) ?? null);
     return this.spatialPlans.get(query) ?? undefined;
@@ -132,6 +138,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
+    if (matchesNothing(query)) return 0;
     if (pointFilesAnswer(query, this.points)) return (await this.historyOf(query)).length;
     const spatial = this.spatialPlanOf(query);
     if (spatial) {
@@ -184,6 +191,7 @@ export class DuckDbStore extends Catalog implements EventStore {
    * different tables). Any other list counts, then searches.
    */
   async listPage(query: ListQuery): Promise<ListPage> {
+    if (matchesNothing(query)) return { total: 0 };
     if (!inStoredOrder(query) || query.sort === '-start' || pointFilesAnswer(query, this.points) || this.spatialPlanOf(query)) {
       return countThenSearch(this, query);
     }
