@@ -28,7 +28,7 @@ import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from
 import { cellsMayHoldEventsIn, readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
 import type { Box } from '../../geo/grid.ts';
 import type { EntrySources } from './page-entries.ts';
-import { readRegionVersions, regionCount, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
+import { COUNTED_STARTS_LIMIT, readRegionVersions, regionCount, regionCountAndStart, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -196,6 +196,16 @@ export class DuckDbStore extends Catalog implements EventStore {
       return countThenSearch(this, query);
     }
     const region = regionPlan(query, this.regionVersions);
+    if (region && query.offset + query.limit <= COUNTED_STARTS_LIMIT) {
+      // One pass over the region's rows gives the total and places the page, then the page is read.
+      const { total, page } = await this.heldPageOf(async (c) => {
+        const counted = await regionCountAndStart(c, region, query);
+        return { total: counted.total, page: counted.from ? await storedOrderPage(c, query, counted.total, counted.from) : nothing() };
+      });
+      if (query.offset < total) return { total, page };
+      await page.discard();
+      return { total };
+    }
     const found = this.heldPageOf(async (c): Promise<{ page: AsyncIterable<EntryChunk>; rows?: number }> =>
       // An ascending page is placed by its offset alone: storedOrderPage reads the total only for -start.
       region ? regionStoredPage(c, region, query, undefined) : { page: await storedOrderPage(c, query, Number.NaN) });
