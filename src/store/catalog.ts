@@ -6,6 +6,8 @@ import type { EventKind } from '../domain/kinds.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
 import { parseGeometry, type Polygon } from '../geo/geojson.ts';
 import type { DatasetCatalog, DatasetVersion } from '../query/datasets.ts';
+import type { Box } from '../geo/grid.ts';
+import { cellsMayHoldEventsIn, type EventCells } from './event-cells.ts';
 
 export interface RegionCatalog {
   /** regions member -> region ids some loaded event carries. */
@@ -31,6 +33,8 @@ export interface CatalogContents {
   groups: ReadonlySet<string>;
   regions: RegionCatalog;
   generation: string;
+  /** Where each version's events lie (event-cells.ts); a version missing is never said to hold none. */
+  cells: EventCells;
 }
 
 /**
@@ -103,6 +107,10 @@ export class Catalog implements DatasetCatalog {
     const { ids, geometries } = this.contents.regions;
     const member = REGION_DATASETS[dataset];
     return Boolean((member && ids.get(member)?.has(id)) || geometries.get(dataset)?.has(id));
+  }
+
+  eventsMayLieIn(versionIds: readonly number[], box: Box): boolean {
+    return cellsMayHoldEventsIn(this.contents.cells, versionIds, box);
   }
 
   /** Parsed on first use and kept: a region's geometry is used by request after request. */

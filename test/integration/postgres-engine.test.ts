@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { openStores } from '../../src/store/engines.ts';
+import { cellKey } from '../../src/geo/grid.ts';
 import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { PostgresPool } from '../../src/store/postgres/postgres-store.ts';
@@ -68,6 +69,43 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.match(dropped.stdout, /dropped public-global-gaps-events:v1 \(\d+ entries\)/);
     assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /gaps-events:v1/);
     assert.equal(Number((await query(url, `SELECT count(*) FROM events WHERE kind = 'gap'`))[0]![0]), 0);
+  });
+
+  test('the cells holding each version\'s events are written with the load, go with a dropped version, and a version without them is never said empty', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('cells-1.ndjson', 1500, 3)]);
+    const cellsMatch = async () => {
+      const expected = new Set((await query(url, 'SELECT version_id, lat, lon FROM events')).map(([v, lat, lon]) => `${v}:${cellKey(lat as number, lon as number)}`));
+      const written = new Set((await query(url, 'SELECT version_id, cell_key FROM event_cells')).map(([v, key]) => `${v}:${key}`));
+      assert.deepEqual([...written].sort(), [...expected].sort());
+      const versions = (await query(url, 'SELECT version_id FROM dataset_versions ORDER BY 1')).map((r) => r[0]);
+      assert.deepEqual((await query(url, 'SELECT version_id FROM event_cell_versions ORDER BY 1')).map((r) => r[0]), versions);
+    };
+    await cellsMatch();
+    const gaps = (await query(url, `SELECT version_id FROM dataset_versions WHERE kind = 'gap'`))[0]![0] as number;
+    await cli(['versions', 'drop', ...engine(url), 'public-global-gaps-events:v1']);
+    assert.deepEqual(await query(url, 'SELECT * FROM event_cells WHERE version_id = $1', [gaps]), []);
+    // The next load takes the dropped version's id again.
+    await cli(['load', ...engine(url), '--version', 'v2', writeRows('cells-2.ndjson', 1500, 4, 'second-')]);
+    await cellsMatch();
+
+    // A version loaded before the cells were kept: unknown, so never said to hold no event.
+    const [fishing, lat, lon] = (await query(url, `SELECT version_id, lat, lon FROM events WHERE kind = 'fishing' LIMIT 1`))[0] as [number, number, number];
+    const far: [number, number, number, number] = [lon > 0 ? -170 : 170, -lat - 1, lon > 0 ? -169 : 171, -lat + 1];
+    const held = (await query(url, 'SELECT count(*) FROM events WHERE version_id = $1 AND lon BETWEEN $2 AND $3 AND lat BETWEEN $4 AND $5', [fishing, far[0], far[2], far[1], far[3]]))[0]![0];
+    assert.equal(Number(held), 0, 'the box far from the event holds none of its version');
+    const said = async () => {
+      const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+      try {
+        const store = stores.current();
+        return [store.eventsMayLieIn!([fishing], far), store.eventsMayLieIn!([fishing], [lon, lat, lon, lat])];
+      } finally {
+        await stores.close();
+      }
+    };
+    assert.deepEqual(await said(), [false, true]);
+    await query(url, 'DELETE FROM event_cell_versions WHERE version_id = $1', [fishing]);
+    assert.deepEqual(await said(), [true, true]);
   });
 
   test('a running server sees a new version without a restart, and a dropped one goes', async () => {

@@ -25,8 +25,7 @@ import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
-import { cellsMayHoldEventsIn, readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
-import type { Box } from '../../geo/grid.ts';
+import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
 import type { EntrySources } from './page-entries.ts';
 import { COUNTED_STARTS_LIMIT, readRegionVersions, regionCount, regionCountAndStart, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
 
@@ -114,11 +113,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     const regionVersions = await readRegionVersions(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation });
-  }
-
-  eventsMayLieIn(versionIds: readonly number[], box: Box): boolean {
-    return cellsMayHoldEventsIn(this.spatialCells, versionIds, box);
+    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation, cells: spatialCells });
   }
 
   private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {

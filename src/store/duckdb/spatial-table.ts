@@ -9,7 +9,8 @@
 // (writer.ts); a version is read from it once spatial_versions lists it.
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
-import { boxMeetsCells, CELL_KEY_SQL, cellsOfBox, coverCells, type Box, type CellCover } from '../../geo/grid.ts';
+import { CELL_KEY_SQL, cellsOfBox, coverCells, type CellCover } from '../../geo/grid.ts';
+import { eventCellsOf } from '../event-cells.ts';
 import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
@@ -54,23 +55,9 @@ export function dropSpatialRows(c: DuckDBConnection, versionId: number): Promise
  */
 export async function readSpatialCells(c: DuckDBConnection): Promise<Map<number, Int32Array>> {
   if (!(await tableExists(c, 'spatial_versions'))) return new Map();
-  const cells = new Map<number, number[]>();
-  for (const [version] of (await c.runAndReadAll(`SELECT version_id::INTEGER FROM spatial_versions`)).getRowsJS() as [number][]) cells.set(version, []);
-  const rows = (await c.runAndReadAll(`SELECT version_id::INTEGER, cell_key FROM spatial_events GROUP BY ALL ORDER BY 1, 2`)).getRowsJS() as [number, number][];
-  for (const [version, key] of rows) cells.get(version)?.push(key);
-  return new Map([...cells].map(([version, keys]) => [version, Int32Array.from(keys)]));
-}
-
-/**
- * Whether events of the versions may lie in a box: false only when the table holds every version
- * and none of their cells holding events meets the box (a buffer that reaches no event is then not
- * computed: src/geo/buffer-reach.ts).
- */
-export function cellsMayHoldEventsIn(cells: ReadonlyMap<number, Int32Array>, versionIds: readonly number[], box: Box): boolean {
-  return versionIds.some((versionId) => {
-    const keys = cells.get(versionId);
-    return !keys || boxMeetsCells(box, keys);
-  });
+  const versions = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM spatial_versions`)).getRowsJS().map((r) => r[0] as number);
+  const rows = (await c.runAndReadAll(`SELECT version_id::INTEGER, cell_key FROM spatial_events GROUP BY ALL`)).getRowsJS() as [number, number][];
+  return eventCellsOf(rows.filter(([version]) => versions.includes(version)), versions);
 }
 
 /** The fields spatial_events has columns for, besides the position. */

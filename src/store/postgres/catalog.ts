@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { addGeometries, addToSets, toDatasetVersion, type CatalogContents, type RegionCatalog } from '../catalog.ts';
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
+import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
@@ -39,6 +40,14 @@ export async function readGeneration(c: pg.ClientBase): Promise<string> {
   return ((await c.query(`SELECT value FROM meta WHERE key = 'generation'`)).rows[0] as { value: string } | undefined)?.value ?? 'empty';
 }
 
+/** The cells holding events of each version whose cells the load wrote (event_cells). */
+async function readEventCells(c: pg.ClientBase): Promise<EventCells> {
+  if (!(await tableExists(c, 'event_cell_versions'))) return new Map();
+  const versions = (await c.query({ text: 'SELECT version_id FROM event_cell_versions', rowMode: 'array' })).rows.map((r) => r[0] as number);
+  const rows = (await c.query({ text: 'SELECT version_id, cell_key FROM event_cells WHERE version_id IN (SELECT version_id FROM event_cell_versions)', rowMode: 'array' })).rows as [number, number][];
+  return eventCellsOf(rows, versions);
+}
+
 /** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
 export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
   await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -56,7 +65,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation };
+    return { versions, groups, regions, generation, cells: await readEventCells(c) };
   } finally {
     await c.query('COMMIT');
   }

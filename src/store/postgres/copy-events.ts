@@ -13,6 +13,7 @@ import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from '../duckdb/offline.ts';
 import { FIELD_COLUMN as DUCKDB_COLUMN } from '../duckdb/render-plan.ts';
 import { EVENT_COLUMNS } from './schema.ts';
+import { CELL_KEY_SQL } from '../../geo/grid.ts';
 
 /** Rows per CSV slice (about 0.6 GB of text). */
 const SLICE_ROWS = 250_000;
@@ -96,6 +97,11 @@ export class StagedFile {
       versionId: r[0] as number, datasetId: r[1] as string, kind: r[2] as string, version: r[3] as string, rowCount: r[4] as number,
       lastUpdated: r[5] as string | null, source: r[6] as string | null, longestMs: r[7] as number | null, earliestOpenStart: r[8] as string | null,
     }));
+  }
+
+  /** Every (staged version id, grid cell key) of the staged events' positions (event-cells.ts). */
+  async cells(): Promise<[number, number][]> {
+    return (await this.c.runAndReadAll(`SELECT DISTINCT version_id::INTEGER, ${CELL_KEY_SQL} FROM events`)).getRowsJS() as [number, number][];
   }
 
   /** Every (regions member, region id) the staged events carry. */

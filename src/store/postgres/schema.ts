@@ -76,6 +76,12 @@ export const CREATE_SCHEMA = [
      PRIMARY KEY (dataset, id))`,
   // Added after layout 1 was out: a database written before it gains the column at its next write.
   'ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 text',
+  // The grid cells (src/geo/grid.ts) holding events of each version, written by the load, and the
+  // versions whose cells are written: a version loaded before these tables has none listed, and is
+  // never said to hold no event anywhere (src/store/event-cells.ts). Small (a few thousand rows a
+  // version): a reference table on Citus.
+  'CREATE TABLE IF NOT EXISTS event_cells (version_id smallint NOT NULL, cell_key integer NOT NULL, PRIMARY KEY (version_id, cell_key))',
+  'CREATE TABLE IF NOT EXISTS event_cell_versions (version_id smallint PRIMARY KEY)',
   // A lookup by id, a vessel's history and a time window each read an index, never the table;
   // region filters read a GIN index of the layer's ids, polygons the GiST index of the points.
   'CREATE INDEX IF NOT EXISTS events_id ON events (id)',

@@ -88,6 +88,9 @@ export class PostgresWriter implements EngineWriter {
       options.onPhase?.('copying');
       await staged.copyEvents(this.client, ids);
       this.copiedEvents = true;
+      const cells = await staged.cells();
+      await this.client.query('INSERT INTO event_cells SELECT * FROM unnest($1::smallint[], $2::integer[]) ON CONFLICT DO NOTHING', [cells.map((r) => ids.get(r[0])), cells.map((r) => r[1])]);
+      await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
       const regionIds = await staged.regionIds();
       await this.client.query(
         `INSERT INTO region_ids SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
@@ -131,6 +134,8 @@ export class PostgresWriter implements EngineWriter {
     const found = (await readVersions(this.client)).find((v) => v.kind === kind && v.version === version);
     if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
     await this.client.query('DELETE FROM events WHERE version_id = $1', [found.versionId]);
+    await this.client.query('DELETE FROM event_cells WHERE version_id = $1', [found.versionId]);
+    await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
