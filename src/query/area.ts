@@ -103,8 +103,8 @@ export function normalizeArea(f: EventFilters, catalog: DatasetCatalog, spelling
     if (!hasBuffer) return { type: 'polygons', polygons: forPointTests(polygons), from };
     const buffer = { value: f.bufferValue!, unit: f.bufferUnit as BufferUnit, operation: (f.bufferOperation ?? 'DISSOLVE') as BufferOperation };
     // Where no event lies within the buffer's reach, the answer is empty whatever its exact shape.
-    const reach = catalog.eventsMayLieIn ? bufferReach(polygons, buffer.value, buffer.unit) : undefined;
-    if (reach && !catalog.eventsMayLieIn!(versionIds, reach)) return { type: 'polygons', polygons: [], from, buffer, outOfReach: reach };
+    const reach = bufferReach(polygons, buffer.value, buffer.unit);
+    if (reach && !catalog.eventsMayLieIn(versionIds, reach)) return { type: 'polygons', polygons: [], from, buffer, outOfReach: reach };
     polygons = await buffered(buffering, polygons, buffer, spelling('bufferValue'));
     return { type: 'polygons', polygons: forPointTests(polygons), from, buffer };
   };

@@ -49,9 +49,10 @@ export interface DatasetCatalog {
   regionGeometry(dataset: string, id: string): Polygon[] | undefined;
   /**
    * False only when no event of these dataset versions lies in the box [minLon, minLat, maxLon,
-   * maxLat]; true when some may. A store that does not keep where its events lie leaves it out.
+   * maxLat]; true when some may (always, for a version loaded before the store kept where its
+   * events lie).
    */
-  eventsMayLieIn?(versionIds: readonly number[], box: Box): boolean;
+  eventsMayLieIn(versionIds: readonly number[], box: Box): boolean;
 }
 
 /**

@@ -113,6 +113,11 @@ export class Catalog implements DatasetCatalog {
     return cellsMayHoldEventsIn(this.contents.cells, versionIds, box);
   }
 
+  /** Where each version's events lie, for an engine's own use of the same cells (DuckDB's spatial plans). */
+  protected get eventCells(): EventCells {
+    return this.contents.cells;
+  }
+
   /** Parsed on first use and kept: a region's geometry is used by request after request. */
   regionGeometry(dataset: string, id: string): Polygon[] | undefined {
     const text = this.contents.regions.geometries.get(dataset)?.get(id);

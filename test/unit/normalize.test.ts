@@ -13,6 +13,8 @@ const catalog = {
   groupIds: () => new Set(['carriers']),
   regionKnown: (dataset: string, id: string) => dataset === 'public-eez-areas' && id === '8371',
   regionGeometry: () => undefined,
+  // It knows nothing of where events lie: every buffer is computed.
+  eventsMayLieIn: () => true,
   versions: () => [
     version(1, 'fishing', 'public-global-fishing-events', 'v20240101'),
     version(2, 'fishing', 'public-global-fishing-events', 'v20240201'),

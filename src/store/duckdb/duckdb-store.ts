@@ -77,8 +77,6 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly pool: ConnectionPool,
     /** Each version's point file (point-file.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
-    /** The cells holding events of each version spatial_events holds (spatial-table.ts). */
-    private readonly spatialCells: ReadonlyMap<number, Int32Array>,
     /** The versions region_events holds (region-table.ts). */
     private readonly regionVersions: ReadonlySet<number>,
     contents: CatalogContents,
@@ -113,11 +111,12 @@ export class DuckDbStore extends Catalog implements EventStore {
     const regionVersions = await readRegionVersions(catalogConnection);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
-    return new DuckDbStore(instance, pool, points, spatialCells, regionVersions, { versions, groups, regions, generation, cells: spatialCells });
+    // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
+    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells });
   }
 
   private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {
-    if (!this.spatialPlans.has(query)) this.spatialPlans.set(query, spatialPlan(query, this.spatialCells) ?? null);
+    if (!this.spatialPlans.has(query)) this.spatialPlans.set(query, spatialPlan(query, this.eventCells) ?? null);
     return this.spatialPlans.get(query) ?? undefined;
   }
 

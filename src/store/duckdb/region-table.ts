@@ -110,7 +110,7 @@ export const COUNTED_STARTS_LIMIT = 1000;
  * the two at once 3.6 (docs/performance.md, "A region's total and page start in one pass"). `from`
  * is undefined when the page is past the end of the list.
  */
-export async function regionCountAndStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery): Promise<{ total: number; from?: PageStart & { rows: number } }> {
+export async function regionCountAndStart(c: DuckDBConnection, plan: RegionPlan, query: ListQuery): Promise<{ total: number; from?: PageStart }> {
   if (query.datasets.length !== 1 || query.sort === '-start') throw new Error('an ascending page of one dataset version is placed with its total');
   const wanted = query.offset + query.limit;
   if (wanted > COUNTED_STARTS_LIMIT) throw new Error(`a page ending past row ${COUNTED_STARTS_LIMIT} is placed by regionPageStart`);
@@ -127,7 +127,7 @@ export async function regionCountAndStart(c: DuckDBConnection, plan: RegionPlan,
   // Every row that starts before the page's first is among the first offset rows.
   let before = 0;
   while (before < query.offset && starts[before]! < startUs) before++;
-  return { total, from: { startUs, before, lastUs: starts[last]!, rows: last + 1 - query.offset } };
+  return { total, from: { startUs, before, lastUs: starts[last]! } };
 }
 
 /**

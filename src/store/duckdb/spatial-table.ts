@@ -56,8 +56,9 @@ export function dropSpatialRows(c: DuckDBConnection, versionId: number): Promise
 export async function readSpatialCells(c: DuckDBConnection): Promise<Map<number, Int32Array>> {
   if (!(await tableExists(c, 'spatial_versions'))) return new Map();
   const versions = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM spatial_versions`)).getRowsJS().map((r) => r[0] as number);
-  const rows = (await c.runAndReadAll(`SELECT version_id::INTEGER, cell_key FROM spatial_events GROUP BY ALL`)).getRowsJS() as [number, number][];
-  return eventCellsOf(rows.filter(([version]) => versions.includes(version)), versions);
+  const rows = (await c.runAndReadAll(`SELECT version_id::INTEGER, cell_key FROM spatial_events
+    WHERE version_id IN (SELECT version_id FROM spatial_versions) GROUP BY ALL`)).getRowsJS() as [number, number][];
+  return eventCellsOf(rows, versions);
 }
 
 /** The fields spatial_events has columns for, besides the position. */
