@@ -20,21 +20,17 @@ export function compileWhere(q: EventQuery): CompiledSql {
   return { sql, params: b.params };
 }
 
-/**
- * Where a query reads: a table, a condition that only prunes (it removes no matching row), and one
- * that leaves out the rows before a page's start (the caller counts them: stored-order.ts).
- */
+/** Where a query reads: a table, and a condition that only prunes (it removes no matching row). */
 export interface Source {
   from: string;
   prune?: string;
-  after?: string;
 }
 const EVENTS: Source = { from: 'events' };
 
 /** The rows of a query: FROM and WHERE. */
 export function compileRows(q: EventQuery, source: Source = EVENTS): CompiledSql {
   const where = compileWhere(q);
-  const before = [source.prune, source.after].filter((c) => c !== undefined).map((c) => `${c} AND `).join('');
+  const before = source.prune === undefined ? '' : `${source.prune} AND `;
   return { sql: `FROM ${source.from} WHERE ${before}${where.sql}`, params: where.params };
 }
 

@@ -19,7 +19,7 @@ import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
 import { pageStream, type EntryChunk } from '../entry-chunks.ts';
 import { inStoredOrder, nothing, readStartRange, startFromEnd, storedOrderPage, type StartRange } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
-import { readRows } from './read-rows.ts';
+import { readRows, streamRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
@@ -172,7 +172,7 @@ export class DuckDbStore extends Catalog implements EventStore {
         return { page: await storedOrderPage(connection, query, listTotal, from) };
       }
       const search = compileSearch(query, ENTRY_BYTES_SQL);
-      return { page: entryChunks(await connection.stream(search.sql, search.params)) };
+      return { page: entryChunks(await streamRows(connection, search.sql, search.params)) };
     });
     return page;
   }

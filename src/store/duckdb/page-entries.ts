@@ -5,6 +5,7 @@ import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { SqlBuilder } from '../sql.ts';
 import type { PointFile } from './point-file.ts';
 import { typedParam } from './render-plan.ts';
+import { readRows } from './read-rows.ts';
 
 /** Where a page's entries may be read besides a window of events: what the store knows of each version. */
 export interface EntrySources {
@@ -63,7 +64,7 @@ export async function entriesOf(c: DuckDBConnection, page: [number, string, numb
     windows.push(`SELECT version_id::INTEGER, id, entry FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);
   }
   if (windows.length) {
-    for (const [version, id, entry] of (await c.runAndReadAll(windows.join(' UNION ALL '), b.params)).getRowsJS() as [number, string, string][]) entries.set(key(version, id), entry);
+    for (const [version, id, entry] of (await readRows(c, windows.join(' UNION ALL '), b.params)) as [number, string, string][]) entries.set(key(version, id), entry);
   }
   await Promise.all(lookups);
   return page.map(([version, id]) => {

@@ -14,6 +14,7 @@ import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
 import type { PageStart } from './stored-order.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
+import { readRows } from './read-rows.ts';
 
 /**
  * The layers the table holds. RFMOs are left out: an event lies in 6.1 of them on average (1M
@@ -94,7 +95,7 @@ function rowsOf(b: SqlBuilder<DuckDBValue>, plan: RegionPlan): string {
 
 export async function regionCount(c: DuckDBConnection, plan: RegionPlan): Promise<number> {
   const b = new SqlBuilder<DuckDBValue>();
-  return (await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rowsOf(b, plan)}`, b.params)).getRowsJS()[0]![0] as number;
+  return (await readRows(c, `SELECT count(*)::DOUBLE ${rowsOf(b, plan)}`, b.params))[0]![0] as number;
 }
 
 /**
@@ -115,10 +116,11 @@ export async function regionCountAndStart(c: DuckDBConnection, plan: RegionPlan,
   const wanted = query.offset + query.limit;
   if (wanted > COUNTED_STARTS_LIMIT) throw new Error(`a page ending past row ${COUNTED_STARTS_LIMIT} is placed by regionPageStart`);
   const b = new SqlBuilder<DuckDBValue>();
-  const [total, found] = (await c.runAndReadAll(
+  const [total, found] = (await readRows(
+    c,
     `SELECT count(*)::DOUBLE, min_by(epoch_us(start_ts)::DOUBLE, start_ts, ${wanted}) ${rowsOf(b, plan)}`,
     b.params,
-  )).getRowsJS()[0] as [number, number[] | null];
+  ))[0] as [number, number[] | null];
   if (query.offset >= total) return { total };
   const starts = [...(found ?? [])].sort((x, y) => x - y);
   const last = Math.min(total, wanted) - 1;
@@ -155,10 +157,11 @@ export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, que
   const b = new SqlBuilder<DuckDBValue>();
   // The OFFSET outside: on the scan itself an OFFSET (even 0) made DuckDB read the whole run before
   // answering (24 ms against 5 for the first row of one EEZ and flag on 10M events).
-  const starts = (await c.runAndReadAll(
+  const starts = (await readRows(
+    c,
     `SELECT start_us FROM (SELECT epoch_us(start_ts)::DOUBLE AS start_us ${rowsOf(b, plan)} LIMIT ${last + 1}) OFFSET ${Math.max(0, first - 1)}`,
     b.params,
-  )).getRowsJS().map((r) => r[0] as number);
+  )).map((r) => r[0] as number);
   const rows = starts.length - (first === 0 ? 0 : 1);
   if (total !== undefined && starts.length !== last + 1 - Math.max(0, first - 1)) throw new Error(`region_events holds fewer than the ${total} rows it counted`);
   if (rows <= 0) return undefined;
@@ -167,6 +170,6 @@ export async function regionPageStart(c: DuckDBConnection, plan: RegionPlan, que
   const found = (before: number) => (lastUs === undefined ? { startUs, before, rows } : { startUs, before, lastUs, rows });
   if (first === 0 || starts[0]! < startUs) return found(first);
   const earlier = new SqlBuilder<DuckDBValue>();
-  const before = (await c.runAndReadAll(`SELECT count(*)::DOUBLE ${rowsOf(earlier, plan)} AND start_ts < make_timestamp(${earlier.param(BigInt(startUs))}::BIGINT)`, earlier.params)).getRowsJS()[0]![0] as number;
+  const before = (await readRows(c, `SELECT count(*)::DOUBLE ${rowsOf(earlier, plan)} AND start_ts < make_timestamp(${earlier.param(BigInt(startUs))}::BIGINT)`, earlier.params))[0]![0] as number;
   return found(before);
 }

@@ -19,6 +19,7 @@ import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts
 import { entriesOf, type EntrySources } from './page-entries.ts';
 import { float64Column, int32Column } from './vectors.ts';
 import type { Polygon } from '../../geo/geojson.ts';
+import { streamRows } from './read-rows.ts';
 
 export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_events (
@@ -241,7 +242,7 @@ export async function spatialCount(c: DuckDBConnection, plan: SpatialPlan): Prom
   const b = new SqlBuilder<DuckDBValue>();
   let starts = new Float64Array(1024);
   let total = 0;
-  const rows = await c.stream(rangeRows(b, plan, 'cell_key, lat, lon, epoch_us(start_ts)::DOUBLE'), b.params);
+  const rows = await streamRows(c, rangeRows(b, plan, 'cell_key, lat, lon, epoch_us(start_ts)::DOUBLE'), b.params);
   await forEachPassing(rows, positionTestOf(plan), (chunk) => float64Column(chunk, 3), (rowStarts, row) => {
     if (total === starts.length) {
       const grown = new Float64Array(total * 2);
@@ -284,7 +285,7 @@ export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan, query:
     const page: [number, string, number][] = [];
     let passed = 0;
     const columnsOf = (chunk: DuckDBDataChunk) => ({ versions: int32Column(chunk, 3), ids: chunk.getColumnVector(4), rowStarts: float64Column(chunk, 5) });
-    const read = await forEachPassing(await c.stream(sql, b.params), positionTestOf(plan), columnsOf, ({ versions, ids, rowStarts }, row) => {
+    const read = await forEachPassing(await streamRows(c, sql, b.params), positionTestOf(plan), columnsOf, ({ versions, ids, rowStarts }, row) => {
       if (++passed > query.offset) page.push([versions[row]!, String(ids.getItem(row)), rowStarts[row]!]);
       return passed < wanted;
     });

@@ -8,7 +8,7 @@ import type { ListQuery } from '../../query/types.ts';
 import { compileRows } from './compile.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
-import { readRows } from './read-rows.ts';
+import { readRows, streamRows } from './read-rows.ts';
 import { ENTRY_BYTES_SQL, entryChunks, nextTurn, readEntryBytesReversed } from './slices.ts';
 import type { EntryChunk } from '../entry-chunks.ts';
 
@@ -93,8 +93,12 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   const start = descending ? Math.max(0, end - query.limit) : query.offset - skipped;
   if (start < 0) throw new Error(`a page at offset ${query.offset} cannot begin after ${skipped} rows`);
   if (end <= start) return nothing();
-  // The start is an integer this code read from the database: written into the text.
-  const rows = compileRows(query, from ? { from: 'events', after: `start_ts >= make_timestamp(${BigInt(Math.round(from.startUs))})` } : undefined);
+  // The page's first start is bound like every other value, so that every page of a list's shape
+  // is one statement, kept prepared (read-rows.ts).
+  const listed = compileRows(query);
+  const rows = from
+    ? { sql: `${listed.sql} AND start_ts >= make_timestamp($${listed.params.length + 1}::BIGINT)`, params: [...listed.params, BigInt(Math.round(from.startUs))] }
+    : listed;
   const n = rows.params.length;
   const pageRows = `${rows.sql} LIMIT $${n + 1} OFFSET $${n + 2}`;
   const pageParams = [...rows.params, end - start, start];
@@ -107,14 +111,14 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
     // that come before it skipped. Finding the first and last rows first (below) read the window
     // twice: 1.6-2.3 ms more for one EEZ and flag on 10M events.
     const sql = `SELECT ${ENTRY_BYTES_SQL} ${rows.sql} AND start_ts <= make_timestamp($${n + 3}::BIGINT) LIMIT $${n + 1} OFFSET $${n + 2}`;
-    return entryChunks(await c.stream(sql, [...pageParams, BigInt(Math.round(from.lastUs))]));
+    return entryChunks(await streamRows(c, sql, [...pageParams, BigInt(Math.round(from.lastUs))]));
   }
   if (!descending) {
     // The page's first and last rows are all an ascending page needs: DuckDB finds them (3.4 ms
     // for the 10M file's first 99,999 fishing events) rather than hand every row over (118 ms).
     const sql = `SELECT min(rowid), max(rowid), epoch_us(min(start_ts))::DOUBLE, epoch_us(max(start_ts))::DOUBLE FROM (SELECT rowid, start_ts ${pageRows})`;
     const [firstRow, lastRow, firstUs, lastUs] = (await readRows(c, sql, pageParams))[0] as [bigint | null, bigint | null, number, number];
-    return firstRow === null || lastRow === null ? nothing() : entryChunks(await c.stream(between, bounds(firstRow, lastRow, firstUs, lastUs)));
+    return firstRow === null || lastRow === null ? nothing() : entryChunks(await streamRows(c, between, bounds(firstRow, lastRow, firstUs, lastUs)));
   }
   // A descending page is read in batches from its end, so it needs every row's place.
   const found = (await readRows(c, `SELECT rowid, epoch_us(start_ts)::DOUBLE ${pageRows}`, pageParams)) as [bigint, number][];
@@ -123,7 +127,7 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
     for (let upper = found.length; upper > 0; upper -= BACKWARD_BATCH) {
       if (upper < found.length) await nextTurn();
       const lower = Math.max(0, upper - BACKWARD_BATCH);
-      yield await readEntryBytesReversed(await c.stream(between, bounds(found[lower]![0], found[upper - 1]![0], found[lower]![1], found[upper - 1]![1])));
+      yield await readEntryBytesReversed(await streamRows(c, between, bounds(found[lower]![0], found[upper - 1]![0], found[lower]![1], found[upper - 1]![1])));
     }
   })();
 }
