@@ -38,15 +38,10 @@ async function preparedOn(c: DuckDBConnection, sql: string): Promise<DuckDBPrepa
 
 async function bound(c: DuckDBConnection, sql: string, params: readonly DuckDBValue[]): Promise<DuckDBPreparedStatement> {
   const statement = await preparedOn(c, sql);
-  // A statement that failed to bind is dropped: the next run prepares it afresh.
-  try {
-    statement.clearBindings();
-    statement.bind([...params]);
-  } catch (e) {
-    kept.get(c)?.delete(sql);
-    statement.destroySync();
-    throw e;
-  }
+  // Cleared first: a run given fewer values than the statement has placeholders fails rather than
+  // take the missing ones from the run before.
+  statement.clearBindings();
+  statement.bind([...params]);
   return statement;
 }
 
