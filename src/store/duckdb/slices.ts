@@ -16,13 +16,32 @@ export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolv
  */
 export const ENTRY_BYTES_SQL = `encode(entry || ' ')`;
 
-/** A result whose one column is ENTRY_BYTES_SQL, as chunks of entries' bytes (copied out of DuckDB's chunk). */
+/**
+ * A result whose one column is ENTRY_BYTES_SQL, as chunks of entries' bytes (copied out of DuckDB's
+ * chunk). The next chunk is asked for as soon as this one is copied, so DuckDB reads and decodes it
+ * on its threads while this one is written to the socket.
+ */
 export async function* entryChunks(result: DuckDBResult): AsyncGenerator<EntryBytes> {
-  let first = true;
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-    if (!first) await nextTurn();
-    first = false;
-    yield EntryBytes.spared(blobColumnValues(chunk, 0));
+  const fetchNext = () => {
+    const fetching = result.fetchChunk();
+    // Handled here, thrown where it is awaited: a fetch that fails while the reader is elsewhere is
+    // not an unhandled rejection.
+    fetching.catch(() => undefined);
+    return fetching;
+  };
+  let next = fetchNext();
+  try {
+    for (let first = true; ; first = false) {
+      const chunk = await next;
+      if (!chunk || chunk.rowCount === 0) return;
+      const bytes = EntryBytes.spared(blobColumnValues(chunk, 0));
+      next = fetchNext();
+      if (!first) await nextTurn();
+      yield bytes;
+    }
+  } finally {
+    // A reader that stops early leaves a fetch running: the connection is given back once it ends.
+    await next.catch(() => undefined);
   }
 }
 
