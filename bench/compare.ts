@@ -131,7 +131,7 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
           // (docs/performance.md, "The big page in runs"). Not in the other classes, whose answers
           // hold at most 100 rows: a forced collection there made the next round trip itself
           // slower by 0.5-1 ms, for every engine ("The benchmark's own garbage collection").
-          if (collectsGarbage(cls.name) || process.env['EXP_GC_ALL']) collectGarbage();
+          if (collectsGarbage(cls.name)) collectGarbage();
           const t0 = performance.now();
           if (k === 0) {
             const text = await serviceText(sample);

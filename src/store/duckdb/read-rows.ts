@@ -1,8 +1,9 @@
 // The statements a query runs, kept prepared on each connection. Preparing one (extracting,
 // parsing, binding and planning it) is a fixed cost paid again for every request: on 10M events,
-// a region's count with its page's starts took 4.5 ms p50 prepared each time and 3.6 re-bound,
-// its page of entries 5.5 and 4.9, with the same answers (`.exp/regprep.mts`, 2026-11-26, load
-// 0.8; docs/performance.md, "Statements kept prepared"). An earlier LRU like this one was dropped
+// a region's count with its page's starts took 4.72 ms p50 prepared each time and 4.07 re-bound,
+// its page of entries 5.09 and 4.82, with the same answers (`.exp/regprep.mts`, both ways in
+// alternating order, 2026-11-26, load 2.0; docs/performance.md, "Statements kept prepared"); a
+// region list over HTTP 19.1 -> 17.7 ms. An earlier LRU like this one was dropped
 // on 2026-11-23 for want of a measured gain: the lookup by id, then a DuckDB statement of about
 // 9 ms measured under load 2.3-2.5, showed none (it now reads point files, not DuckDB).
 //
