@@ -2,6 +2,7 @@
 // needs a valid token, as the API does (Prometheus sends one with `authorization: {credentials}`).
 // What it counts: requests by route, method and status, with their latency; the time of each kind
 // of store call (count, page, stats, by id); the engine's connections in use and queries waiting;
+// the requests refused because the engine's memory limit was reached;
 // the loaded versions and their rows; and the process (memory, CPU, event loop: prom-client's
 // default metrics).
 import type { FastifyInstance } from 'fastify';
@@ -9,6 +10,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { TokenVerifier } from '../auth/tokens.ts';
 import type { EventStore, StoreProvider } from '../store/store.ts';
 import { authenticate } from './auth.ts';
+import { EngineOutOfMemory } from '../query/errors.ts';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Store calls timed, by the class they are reported as. */
@@ -25,6 +27,7 @@ export function createMetrics(inner: StoreProvider): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'vessel_events_' });
   const requests = new Counter({ name: 'vessel_events_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
   const latency = new Histogram({ name: 'vessel_events_http_request_duration_seconds', help: 'time from a request\'s arrival to its last byte', labelNames: ['route', 'method', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] });
+  const outOfMemory = new Counter({ name: 'vessel_events_engine_out_of_memory_total', help: 'requests answered 503 because the engine reached its memory limit (--memory-limit) while other queries held memory', registers: [registry] });
   const queries = new Histogram({ name: 'vessel_events_query_duration_seconds', help: 'time of the store\'s calls by class (a page: until its first rows)', labelNames: ['class'], buckets: LATENCY_BUCKETS, registers: [registry] });
   new Gauge({
     name: 'vessel_events_engine_connections', help: 'the engine\'s connections: size, in_use, and queries waiting for one', labelNames: ['state'], registers: [registry],
@@ -77,6 +80,9 @@ export function createMetrics(inner: StoreProvider): Metrics {
         const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
         requests.inc(labels);
         latency.observe(labels, reply.elapsedTime / 1000);
+      });
+      app.addHook('onError', async (_request, _reply, error) => {
+        if (error instanceof EngineOutOfMemory) outOfMemory.inc();
       });
       app.get('/metrics', { onRequest: authenticate(tokens), schema: { hide: true } }, async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()));
     },

@@ -41,6 +41,12 @@ export class Overloaded extends DomainError {
   }
 }
 
+/**
+ * The engine's memory limit was reached while other queries held memory (503 with Retry-After):
+ * nothing is wrong with the request, and it succeeds once they end.
+ */
+export class EngineOutOfMemory extends Overloaded {}
+
 /** The token made more requests than its limit allows (429; the limiter sets Retry-After). */
 export class RateLimited extends DomainError {}
 

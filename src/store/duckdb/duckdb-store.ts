@@ -109,8 +109,9 @@ export class DuckDbStore extends Catalog implements EventStore {
     const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
+    const memoryLimit = options.memoryLimit ?? String((await catalogConnection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
     catalogConnection.closeSync();
-    const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128 });
+    const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
     return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells });
   }

@@ -5,9 +5,14 @@
 // for light work (a lookup by id), so a burst of heavy requests cannot make a lookup wait out the
 // time limit. Waiting is bounded twice: past the time limit a waiter gets a 504, and past
 // `maxWaiting` waiters in its lane a request is refused at once with a 503 and Retry-After.
+//
+// Memory: DuckDB's limit (`--memory-limit`) is shared by every query. A query that reaches it while
+// others hold memory waits for one of them to end and runs again, within its own time limit; only
+// then is it a 503 that names the limit (EngineOutOfMemory), never a 500.
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { Overloaded, QueryTimeout } from '../../query/errors.ts';
+import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
 import type { EngineLoad } from '../store.ts';
+import { endUnreadResult, holdsUnreadResult } from './read-rows.ts';
 
 export type Lane = 'heavy' | 'light';
 
@@ -24,6 +29,16 @@ export interface PoolOptions {
   /** 0 disables the limit. */
   timeoutMs: number;
   maxWaiting: number;
+  /** The engine's memory limit as configured (or DuckDB's own setting), for the message that names it. */
+  memoryLimit: string;
+}
+
+/** Times a query that ran out of memory runs again after another query ended. */
+const MEMORY_RETRIES = 3;
+
+/** DuckDB's words for an allocation past its memory limit. */
+export function isOutOfMemory(e: unknown): boolean {
+  return e instanceof Error && /^Out of Memory Error/.test(e.message);
 }
 
 export class ConnectionPool {
@@ -32,6 +47,8 @@ export class ConnectionPool {
   private readonly all: DuckDBConnection[] = [];
   private readonly heavyHolders = new Set<DuckDBConnection>();
   private closing = false;
+  /** Called, and cleared, whenever a connection becomes idle: queries waiting for memory to be given back. */
+  private memoryWaiters: (() => void)[] = [];
 
   private constructor(private readonly options: PoolOptions) {}
 
@@ -75,7 +92,7 @@ export class ConnectionPool {
     const ahead = this.waiting.filter((w) => w.lane === lane).length;
     if (ahead === 0 && this.canTake(lane)) return Promise.resolve(this.take(lane));
     if (ahead >= this.options.maxWaiting) {
-      return Promise.reject(new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${ahead} queries are waiting for the engine; retry in a moment` }]));
+      return Promise.reject(new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${ahead} ${ahead === 1 ? 'query is' : 'queries are'} waiting for the engine; retry in a moment` }]));
     }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -100,9 +117,23 @@ export class ConnectionPool {
     });
   }
 
+  /**
+   * Gives a connection back. One whose result was left unread (a client gone mid-page, a page
+   * discarded) first ends that result, so the next query finds the engine's memory free; it is idle
+   * again once that is done, and the caller does not wait for it.
+   */
   release(c: DuckDBConnection): void {
+    if (holdsUnreadResult(c) && !this.closing) {
+      void endUnreadResult(c).catch(() => undefined).finally(() => this.becomeIdle(c));
+      return;
+    }
+    this.becomeIdle(c);
+  }
+
+  private becomeIdle(c: DuckDBConnection): void {
     this.heavyHolders.delete(c);
     this.idle.push(c);
+    for (const wake of this.memoryWaiters.splice(0)) wake();
     if (this.closing) return;
     // First come first served, within what each lane may take.
     for (let i = 0; i < this.waiting.length && this.idle.length > 0; ) {
@@ -126,9 +157,13 @@ export class ConnectionPool {
     }
   }
 
-  /** Runs fn on a connection already held, interrupting its query past the time limit. */
+  /**
+   * Runs fn on a connection already held, interrupting its query past the time limit. fn runs again
+   * when it ran out of memory while other queries held some, once one of them has ended.
+   */
   async timed<T>(c: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
     let timedOut = false;
+    const deadline = this.options.timeoutMs > 0 ? Date.now() + this.options.timeoutMs : Infinity;
     const timer =
       this.options.timeoutMs > 0
         ? setTimeout(() => {
@@ -137,13 +172,43 @@ export class ConnectionPool {
           }, this.options.timeoutMs)
         : undefined;
     try {
-      return await fn();
-    } catch (e) {
-      if (timedOut) throw this.timeoutError();
-      throw e;
+      for (let retries = 0; ; retries++) {
+        try {
+          return await fn();
+        } catch (e) {
+          if (timedOut) throw this.timeoutError();
+          if (!isOutOfMemory(e)) throw e;
+          const others = this.all.length - this.idle.length - 1;
+          if (retries === MEMORY_RETRIES || !(await this.anotherQueryEnds(deadline))) throw this.outOfMemoryError(others);
+        }
+      }
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Whether another connection becomes idle (its query ended, what it held given back) before the
+   * deadline; false at once when no other query runs, since nothing else will free memory.
+   */
+  private anotherQueryEnds(deadline: number): Promise<boolean> {
+    if (this.all.length - this.idle.length <= 1 || this.closing) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const timer = deadline === Infinity ? undefined : setTimeout(() => resolve(false), Math.max(0, deadline - Date.now()));
+      this.memoryWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  /** The 503 of a query past the memory limit, `others` queries running beside it. */
+  outOfMemoryError(others: number): EngineOutOfMemory {
+    const limit = `the engine's memory limit of ${this.options.memoryLimit} (--memory-limit)`;
+    const detail = others > 0
+      ? `the query reached ${limit} while ${others} other ${others === 1 ? 'query' : 'queries'} held memory; retry in a moment, or raise --memory-limit`
+      : `the query alone needs more than ${limit}; narrow its filters, or raise --memory-limit`;
+    return new EngineOutOfMemory([{ title: 'Service Unavailable', detail }], 2);
   }
 
   timeoutError(): QueryTimeout {

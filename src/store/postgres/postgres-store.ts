@@ -4,7 +4,7 @@
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
-import { Overloaded, QueryTimeout } from '../../query/errors.ts';
+import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
@@ -31,6 +31,8 @@ export interface PostgresStoreOptions {
 const CHUNK_ROWS = 2048;
 /** PostgreSQL's code for a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
+/** SQLSTATE out_of_memory: the server could not allocate for this query. */
+const OUT_OF_MEMORY = '53200';
 
 /** The pool and its limits, shared by every snapshot of one server. */
 export class PostgresPool {
@@ -61,7 +63,7 @@ export class PostgresPool {
   async acquire(): Promise<pg.PoolClient> {
     if (this.closing) throw closingError();
     if (this.pool.waitingCount >= (this.options.maxWaiting ?? 128)) {
-      throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} queries are waiting for the engine; retry in a moment` }]);
+      throw new Overloaded([{ title: 'Service Unavailable', detail: `the server is busy: ${this.pool.waitingCount} ${this.pool.waitingCount === 1 ? 'query is' : 'queries are'} waiting for the engine; retry in a moment` }]);
     }
     let c: pg.PoolClient;
     try {
@@ -115,8 +117,11 @@ export class PostgresPool {
     return (await c.query({ text: sql, values: [...params], rowMode: 'array' })).rows as unknown[][];
   }
 
-  /** The engine's time limit as the API's 504; anything else unchanged. */
+  /** The engine's time limit as the API's 504, its memory running out as a 503; anything else unchanged. */
   translate(e: unknown): unknown {
+    if ((e as { code?: string }).code === OUT_OF_MEMORY) {
+      return new EngineOutOfMemory([{ title: 'Service Unavailable', detail: 'the PostgreSQL server ran out of memory for this query while others ran; retry in a moment, or give the server more (work_mem, its host\'s memory)' }], 2);
+    }
     // pg's words for a wait for a pooled connection, or a new one, past connectionTimeoutMillis.
     if ((e as { code?: string }).code === QUERY_CANCELED || /timeout exceeded when trying to connect|due to connection timeout/.test((e as Error).message)) {
       return new QueryTimeout([{ title: 'Query timeout', detail: `the query ran past the configured limit of ${this.options.queryTimeoutMs} ms; narrow the filters or raise --query-timeout` }]);
