@@ -37,7 +37,7 @@ export const OPTIONS = {
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
   'rate-limit': { env: 'VESSEL_EVENTS_RATE_LIMIT', default: '600', help: 'requests per minute per token (serve: the default of tokens without their own; token create: this token\'s own), 0: none' },
   'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '512MB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
-  'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info, debug' },
+  'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info (a line per request), debug; start: warn unless given' },
   metrics: { env: 'VESSEL_EVENTS_METRICS', default: 'false', help: 'serve Prometheus metrics at /metrics, for a valid token as the API (the flag alone means true)' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
   seed: { env: 'VESSEL_EVENTS_DEMO_SEED', default: '1', help: 'demo random seed' },
@@ -60,7 +60,14 @@ export function option(name: OptionName, flags: Record<string, string | boolean 
   return process.env[OPTIONS[name].env] ?? OPTIONS[name].default;
 }
 
+/** Whether the option was given, as a flag or by its variable, rather than left to its default. */
+export function optionGiven(name: OptionName, flags: Record<string, string | boolean | string[] | undefined>): boolean {
+  return typeof flags[name] === 'string' || process.env[OPTIONS[name].env] !== undefined;
+}
+
 export class ConfigError extends Error {}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug'] as const;
 
 function integer(name: OptionName, text: string, min: number): number {
   const n = Number(text);
@@ -80,6 +87,11 @@ function memorySize(name: OptionName, text: string): string {
   return text.trim();
 }
 
+function logLevel(text: string): string {
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new ConfigError(`--log-level (${OPTIONS['log-level'].env}) must be one of ${LOG_LEVELS.join(', ')}, got "${text}"`);
+  return text;
+}
+
 export function serverConfig(flags: Record<string, string | boolean | string[] | undefined>): ServerConfig {
   const wire = option('wire', flags);
   if (!isWireFormat(wire)) throw new ConfigError(`--wire (${OPTIONS.wire.env}) must be spec or gfw, got "${wire}"`);
@@ -94,7 +106,7 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
     queryTimeoutMs: integer('query-timeout', option('query-timeout', flags), 0),
     memoryLimit: memorySize('memory-limit', option('memory-limit', flags)),
     rateLimitPerMinute: integer('rate-limit', option('rate-limit', flags), 0),
-    logLevel: option('log-level', flags),
+    logLevel: logLevel(option('log-level', flags)),
     metrics: booleanOption('metrics', option('metrics', flags)),
   };
 }

@@ -1,7 +1,7 @@
 // Argument parsing shared by the commands: every option takes a value (booleans as true/false).
 import { parseArgs } from 'node:util';
 import type { OptionName } from '../config.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../query/suggest.ts';
 
 export type Flags = Record<string, string | boolean | string[] | undefined>;
 
@@ -26,5 +26,27 @@ export function parseCommandArgs(args: string[], names: OptionName[]): { flags: 
       throw new UsageError(`unknown option ${unknown[1]}${unknown[2]}${didYouMean(unknown[2]!, Object.keys(options), '--')} ("--help" lists the options)`);
     }
     throw new UsageError(error.message);
+  }
+}
+
+/**
+ * Options npm kept for itself. Run through npm (`npm start`, `npm run vessel-events`), options
+ * before `--` are npm's: `npm start --port=8081` reaches the command as npm_config_port=8081 and
+ * is taken as --port here; `npm start --port 8081` sets npm_config_port=true and passes "8081" on
+ * as an argument, which is refused with the form that works.
+ */
+export function takeNpmConfig(names: readonly OptionName[], flags: Flags, positionals: string[], env: NodeJS.ProcessEnv): void {
+  const script = env['npm_lifecycle_event'];
+  if (!script) return;
+  for (const name of names) {
+    const value = env[`npm_config_${name.replace(/-/g, '_')}`];
+    if (value === undefined || flags[name] !== undefined) continue;
+    if (value !== 'true' || BOOLEAN_OPTIONS.includes(name)) {
+      flags[name] = value;
+      continue;
+    }
+    const run = ['start', 'test'].includes(script) ? `npm ${script}` : `npm run ${script}`;
+    const given = positionals[0] ?? 'VALUE';
+    throw new UsageError(`npm took --${name} for itself${positionals[0] === undefined ? '' : ` and passed "${given}" on alone`}: write "${run} -- --${name} ${given}" (npm hands what follows -- to the command)`);
   }
 }

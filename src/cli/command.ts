@@ -1,6 +1,6 @@
 // The shape of a CLI command, and its help text built from the one option table of config.ts.
 import { OPTIONS, type OptionName } from '../config.ts';
-import { parseCommandArgs, type Flags } from './args.ts';
+import { parseCommandArgs, takeNpmConfig, UsageError, type Flags } from './args.ts';
 
 export interface Command {
   usage: string;
@@ -8,6 +8,8 @@ export interface Command {
   options: OptionName[];
   /** Lines of help beyond the options (positional arguments, actions). */
   more?: string[];
+  /** Arguments (actions, files) it takes at most; none unless said. */
+  maxArguments?: number;
   run(flags: Flags, positionals: string[]): Promise<void>;
 }
 
@@ -19,8 +21,13 @@ export function helpOf(c: Command): string {
   return [`usage: ${c.usage}`, '', c.summary, '', 'options:', ...lines, ...(c.more ?? []), '  --help            this text', ''].join('\n');
 }
 
-export async function runCommand(c: Command, args: string[]): Promise<void> {
+export async function runCommand(c: Command, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { flags, positionals } = parseCommandArgs(args, c.options);
   if (flags['help']) return void process.stdout.write(helpOf(c));
+  takeNpmConfig(c.options, flags, positionals, env);
+  const stray = positionals[c.maxArguments ?? 0];
+  if (stray !== undefined) {
+    throw new UsageError(`unexpected argument "${stray}"${c.maxArguments ? '' : ': this command takes options only'} ("--help" lists them)`);
+  }
   await c.run(flags, positionals);
 }

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config.ts';
 import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
-import { didYouMean } from './suggest.ts';
+import { didYouMean } from '../query/suggest.ts';
 import { cleanCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
 import { groupsCommand, portsCommand, regionsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';

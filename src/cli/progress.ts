@@ -7,9 +7,9 @@
 
 /**
  * A phase's usual length from the first phase's, by what that first phase is. Measured on
- * 2026-11-25 (twelfth session) with 1,000,000 events: `vessel-events load` of Parquet files took
+ * 2026-11-25 with 1,000,000 events: `vessel-events load` of Parquet files took
  * reading 10 s, sorting 16, indexing 16 (point files, and the tables sorted by place and by
- * region), publishing 2; the 10M load of the eleventh session reading 86 s, sorting 141, indexing
+ * region), publishing 2; an earlier 10M load that day reading 86 s, sorting 141, indexing
  * 137. `vessel-events demo` took generating 34 s, sorting 14, indexing 13, the reference data 3,
  * publishing 0. PostgreSQL's COPY took about three times the demo's generating (2026-11-23,
  * docs/performance.md). Estimates of 2026-11-23 (sorting and indexing half the reading) had a 10M

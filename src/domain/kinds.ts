@@ -29,3 +29,8 @@ export const KIND_BY_DATASET_ID: Readonly<Record<string, EventKind>> = {
 export function isEventKind(value: string): value is EventKind {
   return (EVENT_KINDS as readonly string[]).includes(value);
 }
+
+/** The kind a name gives: a kind itself (`fishing`), or a dataset id or its alias (`public-global-fishing-events`). */
+export function kindNamed(name: string): EventKind | undefined {
+  return isEventKind(name) ? name : Object.hasOwn(KIND_BY_DATASET_ID, name) ? KIND_BY_DATASET_ID[name] : undefined;
+}

@@ -24,3 +24,13 @@ export const REGION_DATASETS: Readonly<Record<string, RegionMember>> = Object.fr
 export function isRegionDataset(id: string): boolean {
   return Object.hasOwn(REGION_DATASETS, id);
 }
+
+/** A name as it is compared: without accents, in lower case ("Sénégal" -> "senegal"). */
+function foldedName(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toLocaleLowerCase('en');
+}
+
+/** Whether a region's name holds the text, accents and case aside (`sénégal`, `SENEGAL` find "Senegal"). */
+export function regionNameMatches(name: string, text: string): boolean {
+  return foldedName(name).includes(foldedName(text));
+}

@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Buffering } from '../query/area.ts';
 import type { WireFormat } from '../shape/wire.ts';
 import type { EventStore, StoreProvider } from '../store/store.ts';
-import { liveExamples, type LiveExamples } from './live-examples.ts';
+import { LIST_PREFILLED, liveExamples, type LiveExamples } from './live-examples.ts';
 import { openApiDocument } from './openapi.ts';
 
 /** Parameters and body members whose static examples name data that may not be loaded. */
@@ -16,9 +16,14 @@ const DATA_NAMING = ['vessels', 'ids', 'vesselGroups', 'regionDatasets', 'region
 /** Members a body example leaves out: the GET spelling of a region, and what POST puts in the query. */
 const NOT_IN_BODY = ['regionDatasets', 'regionIds', 'limit', 'offset', 'sort', 'summary', 'includeRegions'];
 
+/** The operations that list events: they pre-fill only LIST_PREFILLED. */
+const LIST_OPERATIONS = ['listEvents', 'searchEvents'];
+
+type Parameter = { name: string; in: string; example?: unknown; examples?: unknown; schema?: Record<string, unknown> };
+
 interface Operation {
   operationId?: string;
-  parameters?: { name: string; in: string; example?: unknown; examples?: unknown }[];
+  parameters?: Parameter[];
   requestBody?: { content: Record<string, { example?: unknown; schema?: { properties?: Record<string, unknown> } }> };
   responses?: Record<string, { content?: Record<string, { example?: unknown }> }>;
 }
@@ -78,7 +83,9 @@ class LiveExampleCache {
 }
 
 function applyTo(op: Operation, live: LiveExamples | undefined): void {
+  const lists = LIST_OPERATIONS.includes(op.operationId ?? '');
   const value = (name: string): { known: boolean; value?: unknown } => {
+    if (live && lists && LIST_PREFILLED.includes(name)) return { known: true, value: live.listValues[name] };
     if (live && name in live.values) return { known: true, value: live.values[name] };
     return DATA_NAMING.includes(name) ? { known: true, value: undefined } : { known: false };
   };
@@ -87,7 +94,9 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
     else if (op.operationId === 'getEvent' && p.name === 'dataset') setExample(p, live?.byIdDataset ?? p.example);
     else {
       const v = value(p.name);
-      if (v.known) setExample(p, v.value);
+      const example = v.known ? v.value : p.example;
+      if (live && lists && !LIST_PREFILLED.includes(p.name)) documentOnly(p, example);
+      else if (v.known) setExample(p, v.value);
     }
   }
   const body = op.requestBody?.content['application/json'];
@@ -96,7 +105,7 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
       const members = Object.keys(body.schema?.properties ?? {});
       const example: Record<string, unknown> = {};
       for (const name of members) {
-        if (NOT_IN_BODY.includes(name)) continue;
+        if (NOT_IN_BODY.includes(name) || (lists && !LIST_PREFILLED.includes(name))) continue;
         const v = value(name);
         const staticExample = (body.schema!.properties![name] as { examples?: unknown[]; example?: unknown }).examples?.[0];
         const chosen = v.known ? v.value : staticExample;
@@ -108,6 +117,12 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
   const ok = op.responses?.['200']?.content?.['application/json'];
   const answer = { listEvents: live?.listAnswer, searchEvents: live?.listAnswer, getEvent: live?.entry, eventStats: live?.statsAnswer, searchEventStats: live?.statsAnswer, regionList: live?.regionsAnswer }[op.operationId ?? ''];
   if (ok && answer !== undefined) ok.example = answer;
+}
+
+/** An example shown in the parameter's schema, not filled in: "Execute" leaves the parameter out. */
+function documentOnly(p: Parameter, value: unknown): void {
+  setExample(p, undefined);
+  if (value !== undefined && p.schema) p.schema['examples'] = [value];
 }
 
 function setExample(p: { example?: unknown; examples?: unknown }, value: unknown): void {

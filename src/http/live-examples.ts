@@ -33,6 +33,13 @@ const PARAMETERS_OF_FILTER: Record<keyof typeof KIND_OF_FILTER, string[]> = {
   gapClosed: ['isClosed'],
 };
 
+/**
+ * The parameters the list operations pre-fill: the sample's dataset, year and flag, and the page.
+ * Every filter pre-filled would narrow the list to the sample alone; the others keep their examples
+ * in their schemas, for the reader to add.
+ */
+export const LIST_PREFILLED = ['datasets', 'flags', 'startDate', 'endDate', 'limit', 'offset', 'sort'];
+
 /** What /docs pre-fills for an operation's query: the live value where there is one, else the schema's example. */
 function prefilled(properties: Record<string, { examples?: unknown[] }>, live: Record<string, unknown>): Record<string, unknown> {
   const values: Record<string, unknown> = {};
@@ -46,6 +53,8 @@ function prefilled(properties: Record<string, { examples?: unknown[] }>, live: R
 export interface LiveExamples {
   /** Parameter or body member -> its example; `undefined` removes a static example that would not hold here. */
   values: Record<string, unknown>;
+  /** What the list operations pre-fill (LIST_PREFILLED): a page of several events. */
+  listValues: Record<string, unknown>;
   eventId: string;
   byIdDataset: string;
   listAnswer: unknown;
@@ -98,13 +107,15 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
     if (kind === sample.type) for (const name of PARAMETERS_OF_FILTER[filter as keyof typeof KIND_OF_FILTER]) values[name] = undefined;
   }
 
-  // The answers to exactly what /docs sends, so that the documented answers are the real ones.
-  const { limit, offset, sort, includes, includeRegions, summary, ...filters } = prefilled(ListGetQuerySchema.properties, values) as ListGetQuery;
-  const list = await normalizeListQuery(filters, { limit, offset, sort }, ctx, { includes, includeRegions, summary });
-  const { total, page } = await store.listPage(list);
-  const pages = page ?? [];
-  let body = '';
-  for await (const part of streamListBody(pages, { total, limit: list.limit, offset: list.offset, metadata: echoQuery(list) }, wire, list.shape)) body += part;
+  // The answers to exactly what /docs sends, so that the documented answers are the real ones. The
+  // list's flag is dropped where the sample's flag alone holds too few events for a page.
+  const listProperties = Object.fromEntries(Object.entries(ListGetQuerySchema.properties).filter(([name]) => LIST_PREFILLED.includes(name)));
+  let listValues = prefilled(listProperties, values);
+  let listAnswer = await listAnswerOf(store, listValues, ctx, wire);
+  if (listAnswer.entries.length < 2 && 'flags' in listValues) {
+    listValues = prefilled(listProperties, { ...values, flags: undefined });
+    listAnswer = await listAnswerOf(store, listValues, ctx, wire);
+  }
   const { timeseriesInterval, groupBy, includes: parts, ...statsFilters } = prefilled(StatsGetQuerySchema.properties, values) as EventFilters & Record<string, never>;
   const statsOptions = normalizeStatsOptions({ timeseriesInterval, groupBy, includes: parts } as never, (name) => name);
   // As the route answers: REGION_* groups labelled.
@@ -112,9 +123,19 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
   const entryText = await store.getEntry(normalizeSingleDataset(dataset, ctx), sample.id);
   const entry = entryText === undefined ? undefined : (JSON.parse(entryText) as Record<string, unknown>);
   return {
-    values, eventId: sample.id, byIdDataset: dataset, listAnswer: JSON.parse(body), entry: entry && wire === 'spec' ? specFromGfw(entry) : entry, statsAnswer,
+    values, listValues, eventId: sample.id, byIdDataset: dataset, listAnswer, entry: entry && wire === 'spec' ? specFromGfw(entry) : entry, statsAnswer,
     regionsAnswer: regionItems(store, 'public-eez-areas').slice(0, 3),
   };
+}
+
+/** The list's answer to the pre-filled values, as the route gives it. */
+async function listAnswerOf(store: EventStore, values: Record<string, unknown>, ctx: NormalizeContext, wire: WireFormat): Promise<{ entries: unknown[] }> {
+  const { limit, offset, sort, includes, includeRegions, summary, ...filters } = values as ListGetQuery;
+  const list = await normalizeListQuery(filters, { limit, offset, sort }, ctx, { includes, includeRegions, summary });
+  const { total, page } = await store.listPage(list);
+  let body = '';
+  for await (const part of streamListBody(page ?? [], { total, limit: list.limit, offset: list.offset, metadata: echoQuery(list) }, wire, list.shape)) body += part;
+  return JSON.parse(body) as { entries: unknown[] };
 }
 
 async function firstEntry(store: EventStore, filters: EventFilters, ctx: NormalizeContext): Promise<Entry | undefined> {

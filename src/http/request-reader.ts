@@ -5,6 +5,7 @@ import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { canonicalParameterName, hasIndexSuffix } from '../query/parameters.ts';
 import { ProblemCollector } from '../query/errors.ts';
+import { nearest } from '../query/suggest.ts';
 
 const Ajv = AjvModule.default ?? AjvModule;
 // coerceTypes 'array': "240" -> 240, "true" -> true, [true] -> true, "CHN" -> ["CHN"] (decisions section 2).
@@ -36,7 +37,7 @@ export function readQueryString(rawQuery: string, schema: TObject, problems: Pro
     const name = canonicalParameterName(spelling);
     const prop = propertySchema(schema, name);
     if (!prop) {
-      rejectUnknown(spelling, problems, operation);
+      rejectUnknown(spelling, schema, problems, operation);
       continue;
     }
     if (!spelled.has(name)) spelled.set(name, spelling.replace(/\[\d*\]$/, ''));
@@ -65,7 +66,7 @@ export function readBody(body: unknown, schema: TObject, problems: ProblemCollec
   for (const [spelling, value] of Object.entries(body)) {
     const name = canonicalParameterName(spelling);
     if (!propertySchema(schema, name)) {
-      rejectUnknown(spelling, problems, operation);
+      rejectUnknown(spelling, schema, problems, operation);
       continue;
     }
     if (Object.hasOwn(values, name) && JSON.stringify(values[name]) !== JSON.stringify(value)) {
@@ -83,9 +84,18 @@ export function shortened(text: string, max = 80): string {
   return text.length <= max ? text : `${text.slice(0, max)}... (${text.length} characters)`;
 }
 
-function rejectUnknown(spelling: string, problems: ProblemCollector, operation: string): void {
-  const shown = shortened(spelling.replace(/\[\d*\]$/, ''));
-  problems.add(shown, `${shown} is not a parameter of ${operation}; see /openapi.json for the accepted parameters`);
+/** `vesselTypes` -> `vessel-types`: how a GET query string usually spells a parameter. */
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+function rejectUnknown(spelling: string, schema: TObject, problems: ProblemCollector, operation: string): void {
+  const typed = spelling.replace(/\[\d*\]$/, '');
+  const shown = shortened(typed);
+  // The parameter nearest to what was typed, in the client's own style (hyphens or camelCase).
+  const names = Object.keys(schema.properties);
+  const match = typed.length <= 40 ? nearest(typed, /[-_]/.test(typed) ? names.map(kebab) : names) : undefined;
+  problems.add(shown, `${shown} is not a parameter of ${operation}${match ? `; did you mean ${match}?` : ''}; see /openapi.json for the accepted parameters`);
 }
 
 /** Enum values are matched case-insensitively; `start` and ` start` (a `+` decoded as space) mean `+start`. */

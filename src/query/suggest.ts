@@ -1,5 +1,5 @@
-// "Did you mean" for mistyped commands and options. Edit distance over a dozen short names is a few
-// lines; a dependency for it would weigh more than the code.
+// "Did you mean" for mistyped commands, options and API parameters. Edit distance over a few dozen
+// short names is a few lines; a dependency for it would weigh more than the code.
 
 // Edits (insert, delete, replace, swap two neighbours) from a to b: `prot` is one swap from `port`.
 function distance(a: string, b: string): number {

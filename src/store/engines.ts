@@ -3,6 +3,7 @@
 // outside src/store knows which engine it talks to (eslint.config.mjs keeps it so).
 import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import type { EventKind } from '../domain/kinds.ts';
+import { regionNameMatches } from '../domain/regions.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 import { DuckDbWriter } from './duckdb/writer.ts';
 import { ReloadingStore, type ReloadLog } from './duckdb/reloading-store.ts';
@@ -80,8 +81,10 @@ export function listVersions(db: Database): Promise<DatasetVersion[]> {
   return db.engine === 'duckdb' ? listDuckDbVersions(db.path) : listPostgresVersions(db.url);
 }
 
-export function listRegions(db: Database, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
-  return db.engine === 'duckdb' ? listDuckDbRegions(db.path, filter) : listPostgresRegions(db.url, filter);
+/** Regions of a dataset (or of all, ''), those whose name holds `name` (regionNameMatches) when it is given. */
+export async function listRegions(db: Database, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
+  const regions = await (db.engine === 'duckdb' ? listDuckDbRegions(db.path, filter) : listPostgresRegions(db.url, filter));
+  return filter.name ? regions.filter((r) => r.name !== null && regionNameMatches(r.name, filter.name)) : regions;
 }
 
 /**

@@ -27,12 +27,13 @@ export const ORDER_BY: Readonly<Record<SortValue, string>> = {
 
 /**
  * `regions list`: region ids with names (from loaded geometries) and ids events carry without a
- * geometry; $1 a region dataset or '', $2 text to find in names or ''. Rows: dataset, id, name.
+ * geometry; $1 a region dataset or ''. Rows: dataset, id, name. Names are matched in
+ * engines.ts, the same way on both engines (regionNameMatches).
  */
 export const REGION_LIST_SQL = `WITH datasets(dataset, member) AS (VALUES ${Object.entries(REGION_DATASETS).map(([d, m]) => `('${d}', '${m}')`).join(', ')})
   SELECT coalesce(g.dataset, d.dataset) AS dataset, coalesce(g.id, r.id) AS id, g.name
     FROM (region_ids r JOIN datasets d USING (member)) FULL JOIN region_geometries g ON g.dataset = d.dataset AND g.id = r.id
-   WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1) AND ($2 = '' OR g.name ILIKE '%' || $2 || '%')
+   WHERE ($1 = '' OR coalesce(g.dataset, d.dataset) = $1)
    ORDER BY 1, 3 NULLS LAST, 2`;
 
 /** A row when region_geometries has the `iso3` column (files and databases written before it do not). */

@@ -48,10 +48,16 @@ describe('errors, in the GFW shape with exact bodies', () => {
     ['a body-only parameter on GET', () => t.app.inject({ url: `${LIST}&geometry=x&duration=5`, headers: t.auth }), 422,
       { statusCode: 422, error: 'Unprocessable Entity', messages: [
         { title: 'geometry', detail: 'geometry is not a parameter of GET /v3/events; see /openapi.json for the accepted parameters' },
-        { title: 'duration', detail: 'duration is not a parameter of GET /v3/events; see /openapi.json for the accepted parameters' },
+        { title: 'duration', detail: 'duration is not a parameter of GET /v3/events; did you mean minDuration?; see /openapi.json for the accepted parameters' },
       ] }],
     ['a misspelt filter', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: t.auth, payload: { datasets: ['public-global-fishing-events:latest'], flag: ['CHN'] } }), 422,
-      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flag', detail: 'flag is not a parameter of POST /v3/events; see /openapi.json for the accepted parameters' }] }],
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [{ title: 'flag', detail: 'flag is not a parameter of POST /v3/events; did you mean flags?; see /openapi.json for the accepted parameters' }] }],
+    ['misspelt GET parameters, named in the client\'s own style', () => t.app.inject({ url: `${LIST}&flag=CHN&vesel-types=FISHING&start_date=2020-01-01`, headers: t.auth }), 422,
+      { statusCode: 422, error: 'Unprocessable Entity', messages: [
+        { title: 'flag', detail: 'flag is not a parameter of GET /v3/events; did you mean flags?; see /openapi.json for the accepted parameters' },
+        { title: 'vesel-types', detail: 'vesel-types is not a parameter of GET /v3/events; did you mean vessel-types?; see /openapi.json for the accepted parameters' },
+        { title: 'start_date', detail: 'start_date is not a parameter of GET /v3/events; did you mean start-date?; see /openapi.json for the accepted parameters' },
+      ] }],
     ['an invalid JSON body', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'application/json' }, payload: '{"datasets":' }), 422, undefined],
     ['a body that is not JSON', () => t.app.inject({ method: 'POST', url: '/v3/events?limit=1&offset=0', headers: { ...t.auth, 'content-type': 'text/plain' }, payload: 'datasets=all' }), 415,
       { statusCode: 415, error: 'Unsupported Media Type', messages: [{ title: 'Content-Type', detail: 'send the body as application/json' }] }],

@@ -5,11 +5,12 @@ import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/de
 import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
 import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDatabase } from '../../store/engines.ts';
 import { parseDateParam } from '../../query/dates.ts';
-import { EVENT_KINDS, isEventKind, KIND_BY_DATASET_ID } from '../../domain/kinds.ts';
+import { EVENT_KINDS, KIND_BY_DATASET_ID, kindNamed } from '../../domain/kinds.ts';
 import { InvalidRows, LoadRefused } from '../../store/writer.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
 import { createDemoDatabase } from '../demo.ts';
+import { counted } from '../counted.ts';
 import { progressReporter, waitingNotice } from '../progress.ts';
 
 export const demoCommand: Command = {
@@ -18,7 +19,7 @@ export const demoCommand: Command = {
   options: ['engine', 'db', 'database-url', 'events', 'seed'],
   async run(flags) {
     const published = await createDemoDatabase(databaseOption(flags), integerOption('events', flags, 1), integerOption('seed', flags, 0));
-    for (const p of published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+    for (const p of published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}`);
   },
 };
 
@@ -54,11 +55,13 @@ export const loadCommand: Command = {
   usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
   summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it.',
   options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid'],
+  maxArguments: Infinity,
   more: ['  FILE...           published-events rows (docs/data-format.md); with --format gfw-json, API entries: a list response ({"entries": [...]}), a JSON array, or NDJSON'],
   async run(flags, positionals) {
     if (positionals.length === 0) throw new UsageError('name at least one file to load');
-    const kind = option('dataset', flags);
-    if (kind && !isEventKind(kind)) throw new UsageError(`--dataset must be one of ${EVENT_KINDS.join(', ')}, got "${kind}"`);
+    const named = option('dataset', flags);
+    const kind = named ? kindNamed(named) : undefined;
+    if (named && !kind) throw new UsageError(`--dataset must be a kind (${EVENT_KINDS.join(', ')}) or a dataset id (${Object.keys(KIND_BY_DATASET_ID).join(', ')}), got "${named}"`);
     const forced = option('format', flags);
     if (forced && !(FILE_FORMATS as readonly string[]).includes(forced)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`);
     const files = positionals.map((path) => {
@@ -73,16 +76,16 @@ export const loadCommand: Command = {
         database: databaseOption(flags),
         version: option('version', flags) || defaultVersionTag(),
         source: positionals.join(' '),
-        ...(kind && isEventKind(kind) ? { kind } : {}),
+        ...(kind ? { kind } : {}),
         skipInvalid: option('skip-invalid', flags) === 'true',
         onProgress: progress.update,
         onPhase: progress.phase,
         onWait: waitingNotice,
       });
       progress.done();
-      for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${p.rows} entries`);
+      for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}`);
       if (result.skippedCount > 0) {
-        console.log(`skipped ${result.skippedCount} invalid rows${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
+        console.log(`skipped ${counted(result.skippedCount, 'invalid row')}${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
         for (const s of result.skipped) console.log(`  ${s.file}:${s.line}: ${s.problem}`);
       }
     } catch (e) {
@@ -97,17 +100,18 @@ export const versionsCommand: Command = {
   usage: 'vessel-events versions list | drop DATASET:VERSION [--db PATH | --engine postgres --database-url URL]',
   summary: 'List the loaded dataset versions, or remove one (latest then points at the newest remaining version).',
   options: ['engine', 'db', 'database-url'],
+  maxArguments: 2,
   async run(flags, [action, target]) {
     const database = databaseOption(flags);
     if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
     if (action === 'list') {
-      for (const v of await listVersions(database)) console.log(`${v.datasetId}:${v.version}\t${v.rowCount} entries\tloaded ${v.loadedAt}`);
+      for (const v of await listVersions(database)) console.log(`${v.datasetId}:${v.version}\t${counted(v.rowCount, 'entry', 'entries')}\tloaded ${v.loadedAt}`);
     } else if (action === 'drop') {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
       if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
       const rows = await editDatabase(database, (w) => w.dropVersion(datasetId!, kind, version), undefined, waitingNotice);
-      console.log(`dropped ${datasetId}:${version} (${rows} entries)`);
+      console.log(`dropped ${datasetId}:${version} (${counted(rows, 'entry', 'entries')})`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');
     }
@@ -127,8 +131,8 @@ export const migrateCommand: Command = {
         progress.update(written);
       });
       progress?.done();
-      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${pointFiles} versions, the rows sorted by place (polygon queries) of ${spatialVersions} and the rows sorted by region (region totals) of ${regionVersions} versions of ${dbPath}: ${rows} events`);
-      else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${rows} events, ${pointFiles} point files`);
+      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${counted(pointFiles, 'version')}, the rows sorted by place (polygon queries) of ${counted(spatialVersions, 'version')} and the rows sorted by region (region totals) of ${counted(regionVersions, 'version')} of ${dbPath}: ${counted(rows, 'event')}`);
+      else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${counted(rows, 'event')}, ${counted(pointFiles, 'point file')}`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
       throw e;
@@ -143,6 +147,6 @@ export const cleanCommand: Command = {
   async run(flags) {
     const removed = await cleanStaleWork(option('db', flags), waitingNotice);
     for (const r of removed) console.log(`removed ${r.path} (${(r.bytes / 1e6).toFixed(1)} MB)`);
-    console.log(`${removed.length} stale files removed, ${(removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1)} MB freed`);
+    console.log(`${counted(removed.length, 'stale file')} removed, ${(removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1)} MB freed`);
   },
 };

@@ -6,6 +6,7 @@ import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
+import { counted } from '../counted.ts';
 import { waitingNotice } from '../progress.ts';
 
 function files(action: string | undefined, rest: string[]): string[] {
@@ -19,10 +20,11 @@ export const groupsCommand: Command = {
   usage: 'vessel-events groups load --db PATH|--engine postgres --database-url URL FILE...',
   summary: 'Load vessel groups: CSV "group_id,vessel_id", or JSON {"group": ["vessel", ...]}. Each group in a file replaces the group of that id.',
   options: ['engine', 'db', 'database-url'],
+  maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const members = files(action, rest).flatMap(readGroups);
     await editDatabase(databaseOption(flags), (w) => w.replaceGroups(members), undefined, waitingNotice);
-    console.log(`loaded ${new Set(members.map((m) => m.groupId)).size} groups (${members.length} members)`);
+    console.log(`loaded ${counted(new Set(members.map((m) => m.groupId)).size, 'group')} (${counted(members.length, 'member')})`);
   },
 };
 
@@ -30,24 +32,26 @@ export const portsCommand: Command = {
   usage: 'vessel-events ports load --db PATH|--engine postgres --database-url URL FILE...',
   summary: 'Load ports: CSV "id,name,flag,lat,lon" or a JSON array of such objects; a port replaces the one of the same id.',
   options: ['engine', 'db', 'database-url'],
+  maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const ports = files(action, rest).flatMap(readPorts);
     await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), undefined, waitingNotice);
-    console.log(`loaded ${ports.length} ports`);
+    console.log(`loaded ${counted(ports.length, 'port')}`);
   },
 };
 
 export const regionsCommand: Command = {
   usage: 'vessel-events regions load --db PATH|--engine postgres --database-url URL --dataset REGION_DATASET FILE | list --db PATH|--engine postgres --database-url URL [--dataset REGION_DATASET] [--name TEXT]',
-  summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones; or list region ids and names. Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
+  summary: `Load the geometries of one region dataset (GeoJSON FeatureCollection; region id in feature.id or properties.id), replacing its previous ones; or list region ids and names (--name finds names holding the text, accents and case aside). Region datasets: ${Object.keys(REGION_DATASETS).join(', ')}.`,
   options: ['engine', 'db', 'database-url', 'dataset', 'name'],
+  maxArguments: 2,
   async run(flags, [action, ...rest]) {
     if (action === 'list') return printRegions(databaseOption(flags), option('dataset', flags), option('name', flags));
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
     await editDatabase(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), undefined, waitingNotice);
-    console.log(`loaded ${regions.length} regions of ${dataset}`);
+    console.log(`loaded ${counted(regions.length, 'region')} of ${dataset}`);
   },
 };
 
@@ -55,5 +59,10 @@ export const regionsCommand: Command = {
 async function printRegions(database: Database, dataset: string, name: string): Promise<void> {
   if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
   if (dataset && !Object.hasOwn(REGION_DATASETS, dataset)) throw new UsageError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
-  for (const r of await listRegions(database, { dataset, name })) console.log(`${r.dataset}\t${r.id}\t${r.name ?? '(no geometry loaded)'}`);
+  const regions = await listRegions(database, { dataset, name });
+  if (regions.length === 0) {
+    const where = dataset || 'any region dataset';
+    throw new Error(name ? `no region of ${where} has a name holding "${name}" (accents and case aside)` : `no region of ${where} is loaded or carried by an event`);
+  }
+  for (const r of regions) console.log(`${r.dataset}\t${r.id}\t${r.name ?? '(no geometry loaded)'}`);
 }

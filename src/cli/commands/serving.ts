@@ -1,5 +1,6 @@
 // start and serve.
-import { integerOption, option, serverConfig, type OptionName } from '../../config.ts';
+import { integerOption, option, optionGiven, serverConfig, type OptionName } from '../../config.ts';
+import { counted } from '../counted.ts';
 import { TokenFile } from '../../auth/tokens.ts';
 import type { Command } from '../command.ts';
 import { databaseHoldsData, describeDatabase } from '../../store/engines.ts';
@@ -21,15 +22,17 @@ export const startCommand: Command = {
   usage: 'vessel-events start [options]',
   summary: 'Create demo data if the database is missing (or, on PostgreSQL, holds no events), replace the "demo" token, print how to call the API, and serve.',
   options: [...SERVE_OPTIONS, 'events', 'seed'],
+  more: ['', 'From the project\'s folder, options go after --, which npm hands on: npm start -- --port 8081'],
   async run(flags) {
-    const config = serverConfig(flags);
+    // Requests are not logged unless asked for: a line per request would scroll the token away.
+    const config = { ...serverConfig(flags), ...(optionGiven('log-level', flags) ? {} : { logLevel: 'warn' }) };
     await checkPortFree(config);
     if (!(await databaseHoldsData(config.database))) {
       const events = integerOption('events', flags, 1);
-      console.log(`No events in ${describeDatabase(config.database)}: creating demo data (${events} events)...`);
+      console.log(`No events in ${describeDatabase(config.database)}: creating demo data (${counted(events, 'event')})...`);
       const started = Date.now();
       const published = await createDemoDatabase(config.database, events, integerOption('seed', flags, 0));
-      console.log(`Loaded ${published.reduce((s, p) => s + p.rows, 0)} entries in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+      console.log(`Loaded ${counted(published.reduce((s, p) => s + p.rows, 0), 'entry', 'entries')} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
     }
     // The demo token is replaced at every start: only its hash is kept, so it cannot be shown again.
     const tokens = new TokenFile(option('tokens', flags));
@@ -41,10 +44,13 @@ export const startCommand: Command = {
           '',
           `Vessel events API: ${url}/v3/events   (docs: ${url}/docs)`,
           `Token (demo, replaced at each start): ${secret}`,
+          `  Another token, kept across starts: npx vessel-events token create --name NAME --datasets 'public-*' --tokens ${option('tokens', flags)}`,
           `Map explorer: ${url}/explorer/   (paste the token there)`,
           '',
           'Try:',
           `  curl -H "Authorization: Bearer ${secret}" "${url}/v3/events?datasets=public-global-fishing-events:latest&flags=CHN&start-date=2020-01-01&end-date=2021-01-01&limit=2&offset=0"`,
+          '',
+          optionGiven('log-level', flags) ? 'Ctrl-C stops the server.' : 'Requests are not logged (--log-level info logs each one). Ctrl-C stops the server.',
           '',
         ].join('\n'),
       );

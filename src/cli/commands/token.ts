@@ -8,6 +8,7 @@ export const tokenCommand: Command = {
   usage: 'vessel-events token create --name N --datasets PATTERN... [--rate-limit PER_MINUTE] | list | revoke NAME   [--tokens PATH]',
   summary: 'Create, list or revoke API tokens. A new token is printed once, alone on the last line; the file keeps only its hash.',
   options: ['tokens', 'name', 'datasets', 'rate-limit'],
+  maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const file = new TokenFile(option('tokens', flags));
     switch (action) {

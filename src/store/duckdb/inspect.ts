@@ -31,9 +31,9 @@ export interface ListedRegion {
 }
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
-export function listRegions(dbPath: string, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
+export function listRegions(dbPath: string, filter: { dataset: string }): Promise<ListedRegion[]> {
   return readOnly(dbPath, async (c) => {
-    const rows = (await c.runAndReadAll(REGION_LIST_SQL, [filter.dataset, filter.name])).getRowsJS() as [string, string, string | null][];
+    const rows = (await c.runAndReadAll(REGION_LIST_SQL, [filter.dataset])).getRowsJS() as [string, string, string | null][];
     return rows.map(([dataset, id, name]) => ({ dataset, id, name }));
   });
 }

@@ -20,10 +20,10 @@ export function listVersions(url: string): Promise<DatasetVersion[]> {
   return connected(url, readVersions);
 }
 
-export function listRegions(url: string, filter: { dataset: string; name: string }): Promise<ListedRegion[]> {
+export function listRegions(url: string, filter: { dataset: string }): Promise<ListedRegion[]> {
   return connected(url, async (c) => {
     if (!(await tableExists(c, 'region_ids'))) return [];
-    const rows = (await c.query({ text: REGION_LIST_SQL, values: [filter.dataset, filter.name], rowMode: 'array' })).rows as [string, string, string | null][];
+    const rows = (await c.query({ text: REGION_LIST_SQL, values: [filter.dataset], rowMode: 'array' })).rows as [string, string, string | null][];
     return rows.map(([dataset, id, name]) => ({ dataset, id, name }));
   });
 }
