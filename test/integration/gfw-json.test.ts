@@ -78,7 +78,7 @@ describe('load --format gfw-json', () => {
     assert.match(res.stderr, /nothing was loaded/);
     // With --skip-invalid the entry loads and every other line is named with its reason.
     const skipped = await run(process.execPath, [BIN, 'load', '--db', db, '--format', 'gfw-json', '--skip-invalid', file]);
-    assert.match(skipped.stdout, /^public-global-fishing-events:v\d+\t1 entries$/m);
+    assert.match(skipped.stdout, /^public-global-fishing-events:v\d+\t1 entry$/m);
     assert.match(skipped.stdout, /bad\.ndjson:3: .*whale/);
     assert.match(skipped.stdout, /bad\.ndjson:4: .*event_start/);
   });
