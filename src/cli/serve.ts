@@ -40,6 +40,8 @@ export async function serve(config: ServerConfig, onListening?: (url: string) =>
     logger: { level: config.logLevel },
   });
   logger.app = app;
+  // Said at every start, whatever the log level: a copied database served without its point files answers many times slower.
+  for (const warning of stores.current().storageWarnings()) app.log.error(warning);
   let closing = false;
   const close = async (signal: string) => {
     if (closing) return;

@@ -35,6 +35,8 @@ export interface CatalogContents {
   generation: string;
   /** Where each version's events lie (event-cells.ts); a version missing is never said to hold none. */
   cells: EventCells;
+  /** What makes this store answer slower than it should, each with the command that mends it. */
+  warnings?: readonly string[];
 }
 
 /**
@@ -81,6 +83,11 @@ export class Catalog implements DatasetCatalog {
 
   generation(): string {
     return this.contents.generation;
+  }
+
+  /** What makes this store answer slower than it should (a missing point file), with how to mend it. */
+  storageWarnings(): readonly string[] {
+    return this.contents.warnings ?? [];
   }
 
   /** True once at least one dataset is loaded. */

@@ -47,6 +47,8 @@ export interface EventStore extends DatasetCatalog {
   generation(): string;
   /** True once the store can answer (database open, at least one dataset loaded). */
   ready(): boolean;
+  /** What makes this store answer slower than it should (a missing point file), each with the command that mends it. */
+  storageWarnings(): readonly string[];
   close(): Promise<void>;
 }
 

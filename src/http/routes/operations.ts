@@ -20,6 +20,7 @@ const ReadySchema = Type.Object({
     dataset: Type.String({ description: 'id:version' }), rows: Type.Integer(), loadedAt: Type.String(), lastUpdated: Type.Union([Type.String(), Type.Null()]),
   })),
   latest: Type.Array(Type.String(), { description: 'the version `latest` resolves to, per dataset' }),
+  warnings: Type.Optional(Type.Array(Type.String(), { description: 'present when something makes answers slower than they should be (a point file missing beside a copied database), each with the command that mends it' })),
 });
 
 export async function operationRoutes(app: FastifyInstance, options: { stores: StoreProvider }): Promise<void> {
@@ -35,7 +36,8 @@ export async function operationRoutes(app: FastifyInstance, options: { stores: S
   app.get('/readyz', { schema: { summary: 'Data is loaded and queries can be answered', operationId: 'readiness', tags: ['operations'], security: [], response: { 200: ReadySchema, 503: ErrorSchema } } }, async (_request, reply) => {
     const store = options.stores.current();
     if (!store.ready()) return sendError(reply, 503, [{ title: 'Not ready', detail: 'no dataset is loaded; load data with "vessel-events load"' }]);
-    return { status: 'ready', ...loadedDatasets(store.versions()) };
+    const warnings = store.storageWarnings();
+    return { status: 'ready', ...loadedDatasets(store.versions()), ...(warnings.length > 0 ? { warnings } : {}) };
   });
 }
 

@@ -106,14 +106,19 @@ export class DuckDbStore extends Catalog implements EventStore {
     const groups = await readGroupIds(catalogConnection);
     const regions = await readRegionCatalog(catalogConnection);
     const generation = await readGeneration(catalogConnection, fileIdentity(options.path));
-    const points = await openPointFiles(catalogConnection, options.path, (message) => process.emitWarning(message));
+    const warnings: string[] = [];
+    const points = await openPointFiles(catalogConnection, options.path, (versionId, problem) => {
+      const version = versions.find((v) => v.versionId === versionId);
+      const name = version ? `${version.datasetId}:${version.version}` : `version ${versionId}`;
+      warnings.push(`${name}: ${problem}, so its lookups by id and vessel histories read the tables, many times slower; write its point files again with "vessel-events migrate --db ${options.path}"`);
+    });
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
     const memoryLimit = options.memoryLimit ?? String((await catalogConnection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells });
+    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells, warnings });
   }
 
   private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {

@@ -123,16 +123,20 @@ export function pointFilesNamedAt(dbPath: string): Promise<string[]> {
 }
 
 /**
- * Opens the point files a database names. A version whose file cannot be used (missing, damaged,
- * written for another version) has none, and its lookups go to the events table: slower, same answers.
+ * Opens the point files a database names. A version whose file cannot be used (missing, as in a
+ * database copied or renamed without its `<db>.points/` folder; damaged; written for another
+ * version) has none, and its lookups go to the events table: same answers, many times slower
+ * (at 1M events, by id 21 ms against 2.9, a vessel's history 122 ms against 13). `onProblem` gets
+ * the version and what is wrong with its file.
  */
-export async function openPointFiles(c: DuckDBConnection, dbPath: string, onProblem: (message: string) => void): Promise<Map<number, PointFile>> {
+export async function openPointFiles(c: DuckDBConnection, dbPath: string, onProblem: (versionId: number, problem: string) => void): Promise<Map<number, PointFile>> {
   const open = new Map<number, PointFile>();
   for (const [versionId, name] of await namedPointFiles(c)) {
+    const path = join(pointFolder(dbPath), name);
     try {
-      open.set(versionId, await PointFile.open(join(pointFolder(dbPath), name), versionId));
+      open.set(versionId, await PointFile.open(path, versionId));
     } catch (e) {
-      onProblem(`point file of version ${versionId} not used, lookups by id and vessel histories read the tables: ${(e as Error).message}`);
+      onProblem(versionId, (e as NodeJS.ErrnoException).code === 'ENOENT' ? `its point file ${path} is missing` : (e as Error).message);
     }
   }
   return open;

@@ -78,6 +78,7 @@ export class ReloadingStore implements StoreProvider {
         old.retired = true;
         this.closeIfDone(old);
         this.log.info(`reloaded ${this.options.path} (${reason}): ${store.versions().length} dataset versions`);
+        for (const warning of store.storageWarnings()) this.log.error(warning);
       } catch (e) {
         this.log.error(`reload of ${this.options.path} failed, still serving the previous data: ${(e as Error).message}`);
       } finally {
