@@ -35,7 +35,7 @@ try {
   const filesDb = join(work, 'files.duckdb');
   const kinds = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'].map((k) => join(out, `${k}.${values.format}`));
   const load = timed(['load', '--db', filesDb, '--version', 'v1', ...kinds]);
-  const rows = Number(execFileSync(process.execPath, [BIN, 'versions', 'list', '--db', filesDb], { encoding: 'utf8' }).split('\n').filter(Boolean).reduce((s, l) => s + Number(/\t(\d+) entries/.exec(l)?.[1] ?? 0), 0));
+  const rows = Number(execFileSync(process.execPath, [BIN, 'versions', 'list', '--db', filesDb], { encoding: 'utf8' }).split('\n').filter(Boolean).reduce((s, l) => s + Number(/\t(\d+) entr(?:y|ies)\b/.exec(l)?.[1] ?? 0), 0));
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },

@@ -186,9 +186,9 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const regions = (await cli(['regions', 'list', ...engine(url), '--dataset', 'public-eez-areas'])).stdout;
     assert.match(regions, /^public-eez-areas\t\d+\t\S/m);
     writeFileSync(join(dir, 'groups.csv'), 'group_id,vessel_id\nmy-fleet,v-1\nmy-fleet,v-2\n');
-    assert.match((await cli(['groups', 'load', ...engine(url), join(dir, 'groups.csv')])).stdout, /loaded 1 groups \(2 members\)/);
+    assert.match((await cli(['groups', 'load', ...engine(url), join(dir, 'groups.csv')])).stdout, /loaded 1 group \(2 members\)/);
     writeFileSync(join(dir, 'ports.csv'), 'id,name,flag,lat,lon\nPORT-X,Port X,ESP,43.1,-8.2\n');
-    assert.match((await cli(['ports', 'load', ...engine(url), join(dir, 'ports.csv')])).stdout, /loaded 1 ports/);
+    assert.match((await cli(['ports', 'load', ...engine(url), join(dir, 'ports.csv')])).stdout, /loaded 1 port$/m);
     assert.deepEqual(await query(url, `SELECT name, flag FROM ports WHERE id = 'PORT-X'`), [['Port X', 'ESP']]);
   });
 
