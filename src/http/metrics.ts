@@ -27,7 +27,7 @@ export function createMetrics(inner: StoreProvider): Metrics {
   collectDefaultMetrics({ register: registry, prefix: 'vessel_events_' });
   const requests = new Counter({ name: 'vessel_events_http_requests_total', help: 'HTTP requests answered, by route, method and status', labelNames: ['route', 'method', 'status'], registers: [registry] });
   const latency = new Histogram({ name: 'vessel_events_http_request_duration_seconds', help: 'time from a request\'s arrival to its last byte', labelNames: ['route', 'method', 'status'], buckets: LATENCY_BUCKETS, registers: [registry] });
-  const outOfMemory = new Counter({ name: 'vessel_events_engine_out_of_memory_total', help: 'requests answered 503 because the engine reached its memory limit (--memory-limit) while other queries held memory', registers: [registry] });
+  const outOfMemory = new Counter({ name: 'vessel_events_engine_out_of_memory_total', help: 'requests answered 503 because the engine reached its memory limit (--memory-limit)', registers: [registry] });
   const queries = new Histogram({ name: 'vessel_events_query_duration_seconds', help: 'time of the store\'s calls by class (a page: until its first rows)', labelNames: ['class'], buckets: LATENCY_BUCKETS, registers: [registry] });
   new Gauge({
     name: 'vessel_events_engine_connections', help: 'the engine\'s connections: size, in_use, and queries waiting for one', labelNames: ['state'], registers: [registry],
