@@ -2,6 +2,7 @@
 // the command line wins over the variable, which wins over the default.
 import { isWireFormat, type WireFormat } from './shape/wire.ts';
 import { ENGINES, type Database, type EngineName } from './store/engines.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT } from './store/writer.ts';
 
 export interface ServerConfig {
   database: Database;
@@ -36,7 +37,7 @@ export const OPTIONS = {
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
   'rate-limit': { env: 'VESSEL_EVENTS_RATE_LIMIT', default: '600', help: 'requests per minute per token (serve: the default of tokens without their own; token create: this token\'s own), 0: none' },
-  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '512MB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database' },
+  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '512MB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database. serve: default 512MB; load and demo: default 2GB' },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info (a line per request), debug; start: warn unless given' },
   metrics: { env: 'VESSEL_EVENTS_METRICS', default: 'false', help: 'serve Prometheus metrics at /metrics, for a valid token as the API (the flag alone means true)' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },
@@ -44,6 +45,8 @@ export const OPTIONS = {
   version: { env: 'VESSEL_EVENTS_VERSION', default: '', help: 'version tag of the load (default vYYYYMMDD)' },
   dataset: { env: 'VESSEL_EVENTS_DATASET', default: '', help: 'kind of every row: fishing, encounter, loitering, port_visit, gap (load); region dataset id (regions load)' },
   format: { env: 'VESSEL_EVENTS_FORMAT', default: '', help: 'file format: ndjson, csv or parquet (load: default from the extension; generate: default ndjson); load also takes gfw-json (GFW Events API entries)' },
+  update: { env: 'VESSEL_EVENTS_UPDATE', default: 'false', help: 'true: apply the rows by event_id to each dataset\'s latest version (a known id replaces its row, a new one is added) as a new version (the flag alone means true)' },
+  remove: { env: 'VESSEL_EVENTS_REMOVE', default: '', help: 'with --update and --dataset: a file of event ids to remove from that dataset, one per line' },
   'skip-invalid': { env: 'VESSEL_EVENTS_SKIP_INVALID', default: 'false', help: 'true: load the valid rows and report the invalid ones' },
   out: { env: 'VESSEL_EVENTS_OUT', default: 'data/generated', help: 'output folder' },
   from: { env: 'VESSEL_EVENTS_FROM', default: '2017-01-01', help: 'first day of generated events' },
@@ -109,6 +112,11 @@ export function serverConfig(flags: Record<string, string | boolean | string[] |
     logLevel: logLevel(option('log-level', flags)),
     metrics: booleanOption('metrics', option('metrics', flags)),
   };
+}
+
+/** A load's engine memory limit: --memory-limit when given, else the loads' own default (not serve's). */
+export function loadMemoryLimit(flags: Record<string, string | boolean | string[] | undefined>): string {
+  return optionGiven('memory-limit', flags) ? memorySize('memory-limit', option('memory-limit', flags)) : DEFAULT_LOAD_MEMORY_LIMIT;
 }
 
 export function integerOption(name: OptionName, flags: Record<string, string | boolean | string[] | undefined>, min: number): number {

@@ -8,7 +8,7 @@ export type Flags = Record<string, string | boolean | string[] | undefined>;
 export class UsageError extends Error {}
 
 /** Options given without a value (`--metrics`), which mean true; their variables take true/false. */
-const BOOLEAN_OPTIONS: readonly string[] = ['skip-invalid', 'metrics'];
+const BOOLEAN_OPTIONS: readonly string[] = ['skip-invalid', 'metrics', 'update'];
 
 export function parseCommandArgs(args: string[], names: OptionName[]): { flags: Flags; positionals: string[] } {
   const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }> = { help: { type: 'boolean', short: 'h' } };

@@ -6,7 +6,7 @@ import { databaseHoldsData, describeDatabase, editDatabase, type Database } from
 import type { PublishedVersion } from '../store/writer.ts';
 import { progressReporter } from './progress.ts';
 
-export async function createDemoDatabase(database: Database, events: number, seed: number): Promise<PublishedVersion[]> {
+export async function createDemoDatabase(database: Database, events: number, seed: number, memoryLimit?: string): Promise<PublishedVersion[]> {
   if (await databaseHoldsData(database)) {
     throw new Error(`${describeDatabase(database)} ${database.engine === 'duckdb' ? 'exists; remove it or choose another --db' : 'holds events already; choose another database'}`);
   }
@@ -27,7 +27,7 @@ export async function createDemoDatabase(database: Database, events: number, see
       for (const [dataset, regions] of Object.entries(reference.regions)) await writer.replaceRegions(dataset, regions);
       progress.phase('publishing');
       return published;
-    });
+    }, memoryLimit ? { memoryLimit } : {});
   } finally {
     await generator.close();
     progress.done();

@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EventKind } from '../domain/kinds.ts';
 import { editDatabase, type Database, type LockHolder } from '../store/engines.ts';
-import type { DatabaseWriter, LoadPhase, PublishResult } from '../store/writer.ts';
+import { LoadRefused, type DatabaseWriter, type LoadPhase, type PublishResult, type Removals, type UpdateRequest } from '../store/writer.ts';
 import { gfwEntryDocuments } from './gfw-json.ts';
 
 /** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/gfw-json.ts). */
@@ -27,6 +27,10 @@ export interface LoadOptions {
   onPhase?: (phase: LoadPhase) => void;
   /** Told once when another load holds the database and this one waits for it. */
   onWait?: (holder: LockHolder) => void;
+  /** The memory the load's engine may use (default DEFAULT_LOAD_MEMORY_LIMIT). */
+  memoryLimit?: string;
+  /** Apply the rows by event id to each dataset's latest version, and remove these ids, as a new version. */
+  update?: UpdateRequest;
 }
 
 /** The format of a file, from its extension. */
@@ -57,8 +61,7 @@ function withWriter(options: LoadOptions, stage: (w: DatabaseWriter) => Promise<
       options.onPhase?.('publishing');
       return result;
     },
-    options.kind,
-    options.onWait,
+    { ...(options.kind ? { kind: options.kind } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) },
   );
 }
 
@@ -86,6 +89,25 @@ export function loadRows(rows: Iterable<Record<string, unknown>>, file: string, 
     }
     await w.stageDocuments(0, file, documents(), options.onProgress);
   });
+}
+
+/**
+ * The event ids of a removal file (`load --update --remove FILE`): one per line, as the API serves
+ * them (an encounter's with its .1 or .2); blank lines are skipped. A line that cannot be an id
+ * (spaces, quotes, commas, braces: a row or a CSV given by mistake) refuses the whole file.
+ */
+export async function readRemovals(file: string, kind: EventKind): Promise<Removals> {
+  const ids: Removals['ids'] = [];
+  const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  let line = 0;
+  for await (const text of lines) {
+    line++;
+    const id = text.trim();
+    if (id === '') continue;
+    if (/[\s",{}[\]]/.test(id)) throw new LoadRefused(`${file}:${line}: not an event id ("${id.length > 40 ? `${id.slice(0, 40)}...` : id}"); a removal file lists one event id per line`);
+    ids.push({ line, id });
+  }
+  return { kind, file, ids };
 }
 
 /** Default version tag: the load's date, `vYYYYMMDD`. */

@@ -16,7 +16,7 @@ import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPo
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
 import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-files.ts';
 import type { StoreProvider } from './store.ts';
-import type { DatabaseWriter, EngineWriter } from './writer.ts';
+import type { DatabaseWriter, EngineWriter, WriterOptions } from './writer.ts';
 
 export const ENGINES = ['duckdb', 'postgres'] as const;
 export type EngineName = (typeof ENGINES)[number];
@@ -52,16 +52,16 @@ export function openStores(db: Database, options: ServingOptions = {}, log?: Rel
   return PostgresStores.open({ url: db.url, connections, queryTimeoutMs, maxWaiting }, log, watch);
 }
 
-function openWriter(db: Database, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<EngineWriter> {
-  return db.engine === 'duckdb' ? DuckDbWriter.open(db.path, kind, onWait) : PostgresWriter.open(db.url, kind, onWait);
+function openWriter(db: Database, options: WriterOptions): Promise<EngineWriter> {
+  return db.engine === 'duckdb' ? DuckDbWriter.open(db.path, options) : PostgresWriter.open(db.url, options);
 }
 
 /**
  * Applies one change (a load, reference data, a version drop) atomically, after any other change to
  * the same database has finished: everything `change` does becomes visible at once, or nothing.
  */
-export async function editDatabase<T>(db: Database, change: (w: DatabaseWriter) => Promise<T>, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<T> {
-  const writer = await openWriter(db, kind, onWait);
+export async function editDatabase<T>(db: Database, change: (w: DatabaseWriter) => Promise<T>, options: WriterOptions = {}): Promise<T> {
+  const writer = await openWriter(db, options);
   try {
     const result = await change(writer);
     await writer.commit();

@@ -8,6 +8,23 @@ export interface PublishedVersion {
   datasetId: string;
   version: string;
   rows: number;
+  /** An update's version: the version it was made from, and the rows it replaced, added and removed. */
+  change?: { from: string; replaced: number; added: number; removed: number };
+}
+
+/** Event ids to remove from one dataset (`load --update --dataset KIND --remove FILE`), each with its line. */
+export interface Removals {
+  kind: EventKind;
+  file: string;
+  ids: { line: number; id: string }[];
+}
+
+/**
+ * A load that applies its rows by id to each dataset's latest version (a known id replaces its row,
+ * a new one is added) and removes the listed ids; the result is a new version of each dataset.
+ */
+export interface UpdateRequest {
+  removals: Removals[];
 }
 
 /** A row the load rejected: where it is and what is wrong (`field: detail`). */
@@ -54,6 +71,25 @@ export interface Port {
   lon: number | null;
 }
 
+/** What a load may use of the machine's memory unless told otherwise (`load --memory-limit`). */
+export const DEFAULT_LOAD_MEMORY_LIMIT = '2GB';
+
+/** The writer that holds a database while another waits for it. */
+export interface LockHolder {
+  pid: number;
+  startedAt: string;
+}
+
+/** How a writer is opened. */
+export interface WriterOptions {
+  /** Every row belongs to this kind (rows without event_type take it). */
+  kind?: EventKind;
+  /** Told once when another writer holds the database and this one waits for it. */
+  onWait?: (holder: LockHolder) => void;
+  /** The memory the writer's engine may use (DuckDB's memory_limit, e.g. "2GB"); past it, sorts spill to disk. */
+  memoryLimit?: string;
+}
+
 /** The steps of a load after its rows are read, named for progress reports. */
 export type LoadPhase = 'validating' | 'sorting' | 'indexing' | 'copying' | 'publishing';
 
@@ -61,6 +97,10 @@ export interface PublishOptions {
   version: string;
   source: string;
   skipInvalid?: boolean;
+  /** Apply the rows to the latest versions instead of publishing them as versions of their own. */
+  update?: UpdateRequest;
+  /** Publish nothing rather than refuse when no row is valid: an update's rows staged for another engine may be none. */
+  allowEmpty?: boolean;
   onPhase?: (phase: LoadPhase) => void;
 }
 

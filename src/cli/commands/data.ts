@@ -1,8 +1,8 @@
 // demo, generate, load and versions: the commands that make or change event data.
 import { existsSync } from 'node:fs';
-import { databaseOption, integerOption, option } from '../../config.ts';
+import { databaseOption, integerOption, loadMemoryLimit, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, type FileFormat } from '../../data/load.ts';
+import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, readRemovals, type FileFormat } from '../../data/load.ts';
 import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDatabase } from '../../store/engines.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, KIND_BY_DATASET_ID, kindNamed } from '../../domain/kinds.ts';
@@ -14,11 +14,11 @@ import { counted } from '../counted.ts';
 import { progressReporter, waitingNotice } from '../progress.ts';
 
 export const demoCommand: Command = {
-  usage: 'vessel-events demo [--events N] [--seed S] [--db PATH | --engine postgres --database-url URL]',
+  usage: 'vessel-events demo [--events N] [--seed S] [--db PATH | --engine postgres --database-url URL] [--memory-limit 2GB]',
   summary: 'Create a new database of generated demo events (identical for a seed), with vessel groups, ports and region geometries.',
-  options: ['engine', 'db', 'database-url', 'events', 'seed'],
+  options: ['engine', 'db', 'database-url', 'events', 'seed', 'memory-limit'],
   async run(flags) {
-    const published = await createDemoDatabase(databaseOption(flags), integerOption('events', flags, 1), integerOption('seed', flags, 0));
+    const published = await createDemoDatabase(databaseOption(flags), integerOption('events', flags, 1), integerOption('seed', flags, 0), loadMemoryLimit(flags));
     for (const p of published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}`);
   },
 };
@@ -52,16 +52,24 @@ export const generateCommand: Command = {
 };
 
 export const loadCommand: Command = {
-  usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] FILE...',
-  summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it.',
-  options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid'],
+  usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] [--update [--remove IDS]] [--memory-limit 2GB] FILE...',
+  summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it. With --update, the rows are applied by event_id to each dataset\'s latest version instead (a known id replaces its row, a new id is added), and --remove lists ids to take out of the --dataset; the result is a new version, and the one it came from stays loaded until dropped.',
+  options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid', 'update', 'remove', 'memory-limit'],
   maxArguments: Infinity,
-  more: ['  FILE...           published-events rows (docs/data-format.md); with --format gfw-json, API entries: a list response ({"entries": [...]}), a JSON array, or NDJSON'],
+  more: [
+    '  FILE...           published-events rows (docs/data-format.md); with --format gfw-json, API entries: a list response ({"entries": [...]}), a JSON array, or NDJSON',
+    '  --remove IDS      a file of event ids, one per line, as the API serves them (an encounter\'s with its .1 or .2); needs --update and --dataset',
+  ],
   async run(flags, positionals) {
-    if (positionals.length === 0) throw new UsageError('name at least one file to load');
+    const update = option('update', flags) === 'true';
+    const removeFile = option('remove', flags);
+    if (removeFile && !update) throw new UsageError('--remove takes ids out of the latest version: add --update');
+    if (positionals.length === 0 && !removeFile) throw new UsageError(update ? 'name at least one file to apply, or ids to remove with --remove' : 'name at least one file to load');
     const named = option('dataset', flags);
     const kind = named ? kindNamed(named) : undefined;
     if (named && !kind) throw new UsageError(`--dataset must be a kind (${EVENT_KINDS.join(', ')}) or a dataset id (${Object.keys(KIND_BY_DATASET_ID).join(', ')}), got "${named}"`);
+    if (removeFile && !kind) throw new UsageError('--remove needs --dataset: the dataset whose ids the file lists');
+    if (removeFile && !existsSync(removeFile)) throw new UsageError(`no such file: ${removeFile}`);
     const forced = option('format', flags);
     if (forced && !(FILE_FORMATS as readonly string[]).includes(forced)) throw new UsageError(`--format must be one of ${FILE_FORMATS.join(', ')}`);
     const files = positionals.map((path) => {
@@ -70,27 +78,30 @@ export const loadCommand: Command = {
       if (!format) throw new UsageError(`cannot tell the format of ${path} from its extension; give --format`);
       return { path, format };
     });
-    const progress = progressReporter('load');
+    const progress = progressReporter(update ? 'update' : 'load');
     try {
+      const removals = removeFile ? [await readRemovals(removeFile, kind!)] : [];
       const result = await loadFiles(files, {
         database: databaseOption(flags),
         version: option('version', flags) || defaultVersionTag(),
-        source: positionals.join(' '),
+        source: [...(removeFile ? [`--remove ${removeFile}`] : []), ...positionals].join(' '),
         ...(kind ? { kind } : {}),
         skipInvalid: option('skip-invalid', flags) === 'true',
+        memoryLimit: loadMemoryLimit(flags),
+        ...(update ? { update: { removals } } : {}),
         onProgress: progress.update,
         onPhase: progress.phase,
         onWait: waitingNotice,
       });
       progress.done();
-      for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}`);
+      for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}${p.change ? `\tfrom ${p.change.from}: ${p.change.replaced} replaced, ${p.change.added} added, ${p.change.removed} removed` : ''}`);
       if (result.skippedCount > 0) {
         console.log(`skipped ${counted(result.skippedCount, 'invalid row')}${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
         for (const s of result.skipped) console.log(`  ${s.file}:${s.line}: ${s.problem}`);
       }
     } catch (e) {
       progress.done();
-      if (e instanceof InvalidRows || e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was loaded`);
+      if (e instanceof InvalidRows || e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was ${update ? 'changed' : 'loaded'}`);
       throw e;
     }
   },
@@ -110,7 +121,7 @@ export const versionsCommand: Command = {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
       if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
-      const rows = await editDatabase(database, (w) => w.dropVersion(datasetId!, kind, version), undefined, waitingNotice);
+      const rows = await editDatabase(database, (w) => w.dropVersion(datasetId!, kind, version), { onWait: waitingNotice });
       console.log(`dropped ${datasetId}:${version} (${counted(rows, 'entry', 'entries')})`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');

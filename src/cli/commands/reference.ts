@@ -23,7 +23,7 @@ export const groupsCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const members = files(action, rest).flatMap(readGroups);
-    await editDatabase(databaseOption(flags), (w) => w.replaceGroups(members), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.replaceGroups(members), { onWait: waitingNotice });
     console.log(`loaded ${counted(new Set(members.map((m) => m.groupId)).size, 'group')} (${counted(members.length, 'member')})`);
   },
 };
@@ -35,7 +35,7 @@ export const portsCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const ports = files(action, rest).flatMap(readPorts);
-    await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), { onWait: waitingNotice });
     console.log(`loaded ${counted(ports.length, 'port')}`);
   },
 };
@@ -50,7 +50,7 @@ export const regionsCommand: Command = {
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
-    await editDatabase(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), undefined, waitingNotice);
+    await editDatabase(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), { onWait: waitingNotice });
     console.log(`loaded ${counted(regions.length, 'region')} of ${dataset}`);
   },
 };

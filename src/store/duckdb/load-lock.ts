@@ -6,10 +6,9 @@
 import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-export interface LockHolder {
-  pid: number;
-  startedAt: string;
-}
+import type { LockHolder } from '../writer.ts';
+
+export type { LockHolder };
 
 /** Whether a process of this machine is running (one we may not signal is). */
 export function processAlive(pid: number): boolean {

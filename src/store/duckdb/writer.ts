@@ -11,7 +11,6 @@ import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { totalmem } from 'node:os';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
@@ -21,15 +20,14 @@ import { dropSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
 import { dropRegionRows, writeMissingRegionRows } from './region-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
+import { describeUpdate, planUpdate, stageRemovals, updatedRowsSql } from './update.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
 import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
-import { InvalidRows, LoadRefused, type EngineWriter, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
 
 const CHUNK_ROWS = 2048;
-/** The share of the machine's memory a load may use. */
-const WRITER_MEMORY_SHARE = 0.5;
 const BATCH_ROWS = 100_000;
 
 export class DuckDbWriter implements EngineWriter {
@@ -57,29 +55,29 @@ export class DuckDbWriter implements EngineWriter {
    * the id index): for a file that is only a stage on the way to another engine
    * (src/store/postgres/writer.ts).
    */
-  static async open(target: string, kind?: EventKind, onWait?: (holder: LockHolder) => void, servingTables = true): Promise<DuckDbWriter> {
+  static async open(target: string, options: WriterOptions = {}, servingTables = true): Promise<DuckDbWriter> {
     mkdirSync(dirname(target), { recursive: true });
-    const lock = await LoadLock.acquire(target, onWait);
+    const lock = await LoadLock.acquire(target, options.onWait);
     try {
       // Holding the lock, any working copy beside the database is a killed load's.
       removeStaleWork(target);
       const workPath = `${target}.loading-${process.pid}`;
       if (existsSync(target)) copyFileSync(target, workPath);
-      return await DuckDbWriter.start(target, workPath, lock, kind, servingTables);
+      return await DuckDbWriter.start(target, workPath, lock, options, servingTables);
     } catch (e) {
       lock.release();
       throw e;
     }
   }
 
-  private static async start(target: string, workPath: string, lock: LoadLock, kind: EventKind | undefined, servingTables = true): Promise<DuckDbWriter> {
-    // Half the machine's memory, not DuckDB's default 80 %: the sorts of a 10M load (wide rows, then
-    // the entries sorted by vessel) otherwise grew past the machine and the kernel killed the load
-    // (docs/performance.md). Past the limit DuckDB spills to <working copy>.tmp.
+  private static async start(target: string, workPath: string, lock: LoadLock, options: WriterOptions, servingTables = true): Promise<DuckDbWriter> {
+    // A bounded share of the machine, not DuckDB's default 80 %: a load runs beside the server it
+    // feeds. Past the limit DuckDB spills its sorts to <working copy>.tmp (docs/performance.md,
+    // "How the loader stays within memory").
     const instance = await DuckDBInstance.create(workPath, {
       ...OFFLINE_SETTINGS,
       storage_compatibility_version: STORAGE_VERSION,
-      memory_limit: `${Math.floor((totalmem() * WRITER_MEMORY_SHARE) / 2 ** 20)}MB`,
+      memory_limit: options.memoryLimit ?? DEFAULT_LOAD_MEMORY_LIMIT,
     });
     const connection = await instance.connect();
     try {
@@ -95,7 +93,7 @@ export class DuckDbWriter implements EngineWriter {
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, kind, lock, servingTables);
+    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, options.kind, lock, servingTables);
   }
 
   /** Creates the staging tables on first use (loads of reference data need none). */
@@ -208,7 +206,21 @@ export class DuckDbWriter implements EngineWriter {
               max(date_diff('millisecond', start_ts, end_ts))::DOUBLE, strftime(min(start_ts) FILTER (WHERE end_ts IS NULL), '%Y-%m-%d %H:%M:%S.%g')
          FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
     )).getRowsJS() as [EventKind, number, string, number | null, string | null][];
-    if (kinds.length === 0) throw new LoadRefused('no valid rows to load');
+    const published = options.update ? await this.publishUpdate(options, options.update, kinds.map(([kind]) => kind)) : await this.publishVersions(options, kinds);
+    if (this.servingTables) {
+      options.onPhase?.('indexing');
+      await this.writeMissingServingData();
+    }
+    return { published, skipped, skippedCount };
+  }
+
+  /** Publishes the staged rows as a new version of each kind they hold. */
+  private async publishVersions(options: PublishOptions, kinds: [EventKind, number, string, number | null, string | null][]): Promise<PublishedVersion[]> {
+    const c = this.connection;
+    if (kinds.length === 0) {
+      if (options.allowEmpty) return [];
+      throw new LoadRefused('no valid rows to load');
+    }
     const existing = await readVersions(c);
     let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
     const versionIds = new Map<EventKind, number>();
@@ -223,28 +235,49 @@ export class DuckDbWriter implements EngineWriter {
     const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
     const published: PublishedVersion[] = [];
     options.onPhase?.('sorting');
-    await c.run('BEGIN TRANSACTION');
-    try {
+    await this.inTransaction(async () => {
       for (const [kind, rows, lastUpdated, longestMs, earliestOpenStart] of kinds) {
         await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
           versionIds.get(kind)!, DATASET_ID_BY_KIND[kind], kind, options.version, rows, lastUpdated, options.source, longestMs, earliestOpenStart,
         ]);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      await insertEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()], this.servingTables);
-      await c.run(
-        `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
-      );
-      await c.run('COMMIT');
-    } catch (e) {
-      await c.run('ROLLBACK');
-      throw e;
-    }
-    if (this.servingTables) {
-      options.onPhase?.('indexing');
-      await this.writeMissingServingData();
-    }
-    return { published, skipped, skippedCount };
+      await insertEvents(c, renderEntries(`SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`), [...versionIds.values()], this.servingTables);
+      await this.insertRegionIds();
+    });
+    return published;
+  }
+
+  /**
+   * Publishes a new version of each dataset the update touches: its latest version's rows, less the
+   * ids replaced or removed, plus the staged rows (update.ts).
+   */
+  private async publishUpdate(options: PublishOptions, update: UpdateRequest, rowKinds: EventKind[]): Promise<PublishedVersion[]> {
+    const c = this.connection;
+    await stageRemovals(c, update);
+    const targets = await planUpdate(c, await readVersions(c), rowKinds, update, options.version);
+    await c.run(`RESET force_compression`);
+    options.onPhase?.('sorting');
+    const published: PublishedVersion[] = [];
+    await this.inTransaction(async () => {
+      await insertEvents(c, updatedRowsSql(targets, renderEntries), targets.map((t) => t.versionId), this.servingTables);
+      for (const d of await describeUpdate(c, targets)) {
+        const { kind, versionId } = d.target;
+        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
+          versionId, DATASET_ID_BY_KIND[kind], kind, options.version, d.rows, d.lastUpdated, options.source, d.longestMs, d.earliestOpenStart,
+        ]);
+        published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows: d.rows, change: { from: d.target.base.version, replaced: d.replaced, added: d.added, removed: d.removed } });
+      }
+      await this.insertRegionIds();
+    });
+    return published;
+  }
+
+  /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
+  private async insertRegionIds(): Promise<void> {
+    await this.connection.run(
+      `INSERT OR IGNORE INTO region_ids ${REGION_MEMBERS.map((m) => `SELECT DISTINCT '${m.member}', unnest(${m.column}) FROM scratch.typed_rows WHERE problem IS NULL`).join(' UNION ')}`,
+    );
   }
 
   /**
@@ -263,7 +296,7 @@ export class DuckDbWriter implements EngineWriter {
       if (layout !== undefined && layout >= SCHEMA_VERSION) {
         // This layout already: what a file from before point files lacks is its point files.
         copyFileSync(target, workPath);
-        writer = await DuckDbWriter.start(target, workPath, lock, undefined);
+        writer = await DuckDbWriter.start(target, workPath, lock, {});
         // What a file from before point files, the spatial table or the region table lacks is those.
         const { spatialVersions, regionVersions, pointFiles: written } = await writer.writeMissingServingData(onRows);
         if (written.length === 0 && spatialVersions === 0 && regionVersions === 0) {
@@ -272,7 +305,7 @@ export class DuckDbWriter implements EngineWriter {
         const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
         return { writer, from: layout, rows, pointFiles: written.length, spatialVersions, regionVersions };
       }
-      writer = await DuckDbWriter.start(target, workPath, lock, undefined);
+      writer = await DuckDbWriter.start(target, workPath, lock, {});
       const copied = await writer.copyOlderLayout(target, onRows);
       return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions, regionVersions: copied.versions };
     } catch (e) {
@@ -299,7 +332,7 @@ export class DuckDbWriter implements EngineWriter {
       if (tables.has(table)) await c.run(`INSERT INTO ${table} SELECT * FROM old.${table}`);
     }
     const versionIds = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions`)).getRowsJS().map((r) => r[0] as number);
-    await insertEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
+    await insertEvents(c, renderEntries(`SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`), versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
     await this.writeMissingServingData(onRows);
@@ -434,14 +467,18 @@ export class DuckDbWriter implements EngineWriter {
  * (point-files.ts), the positions sorted by place in spatial_events (spatial-table.ts) and the
  * regions in region_events (region-table.ts).
  */
-async function insertEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
-  await c.run(`INSERT INTO events SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} FROM (
-    SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows} ORDER BY version_id, start_ts, id))`);
+async function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true): Promise<void> {
+  await c.run(`INSERT INTO events SELECT * FROM (${rows}) ORDER BY version_id, start_ts, id`);
   if (!servingTables) return;
   await c.run(
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
        FROM events WHERE version_id IN (${versionIds.map(Number).join(', ')}) ORDER BY version_id, vessel_key, start_ts`,
   );
+}
+
+/** Typed rows (version_id and EVENT_COLUMNS) with their stored entries, written from the typed columns. */
+function renderEntries(typedRows: string): string {
+  return `SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} AS entry FROM (SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows}))`;
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */

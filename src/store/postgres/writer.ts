@@ -11,8 +11,9 @@ import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { DuckDbWriter } from '../duckdb/writer.ts';
 import { processAlive, type LockHolder } from '../duckdb/load-lock.ts';
-import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat } from '../writer.ts';
+import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
+import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { readVersions, schemaProblem } from './catalog.ts';
 import { connectionConfig } from './connection.ts';
@@ -27,21 +28,21 @@ export class PostgresWriter implements EngineWriter {
 
   private constructor(
     private readonly client: pg.Client,
-    private readonly kind: EventKind | undefined,
+    private readonly options: WriterOptions,
   ) {}
 
-  static async open(url: string, kind?: EventKind, onWait?: (holder: LockHolder) => void): Promise<PostgresWriter> {
+  static async open(url: string, options: WriterOptions = {}): Promise<PostgresWriter> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
-      await takeWriterLock(client, onWait);
+      await takeWriterLock(client, options.onWait);
       // Held by this writer alone, so creating the schema never races another writer.
       for (const ddl of CREATE_SCHEMA) await client.query(ddl);
       const problem = await schemaProblem(client);
       if (problem) throw new LoadRefused(problem);
       await client.query(`INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
       await client.query('BEGIN');
-      return new PostgresWriter(client, kind);
+      return new PostgresWriter(client, options);
     } catch (e) {
       await client.end();
       throw e;
@@ -52,7 +53,7 @@ export class PostgresWriter implements EngineWriter {
     if (!this.staging) {
       removeStaleStages();
       const dir = mkdtempSync(join(tmpdir(), `${STAGE_PREFIX}${process.pid}-`));
-      this.staging = { dir, writer: await DuckDbWriter.open(join(dir, 'staged.duckdb'), this.kind, undefined, false) };
+      this.staging = { dir, writer: await DuckDbWriter.open(join(dir, 'staged.duckdb'), { ...this.options, onWait: undefined }, false) };
     }
     return this.staging.writer;
   }
@@ -67,11 +68,20 @@ export class PostgresWriter implements EngineWriter {
 
   async publish(options: PublishOptions): Promise<PublishResult> {
     const stage = await this.stage();
-    // Validated and written in the staged file (which has no versions, so the names are checked here).
-    const result = await stage.publish(options);
+    // Validated and written in the staged file (which has no versions, so the names are checked
+    // here); an update's rows are staged the same way, and may be none (removals alone).
+    const { update, ...load } = options;
+    const result = await stage.publish(update ? { ...load, allowEmpty: true } : load);
     await stage.commit();
     const staged = await StagedFile.open(join(this.staging!.dir, 'staged.duckdb'));
     try {
+      if (update) {
+        options.onPhase?.('copying');
+        const published = await applyUpdate(this.client, staged, update, options);
+        this.copiedEvents = true;
+        await this.insertRegionIds(staged);
+        return { ...result, published };
+      }
       const existing = await readVersions(this.client);
       let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
       const ids = new Map<number, number>();
@@ -91,15 +101,20 @@ export class PostgresWriter implements EngineWriter {
       const cells = await staged.cells();
       await this.client.query('INSERT INTO event_cells SELECT * FROM unnest($1::smallint[], $2::integer[]) ON CONFLICT DO NOTHING', [cells.map((r) => ids.get(r[0])), cells.map((r) => r[1])]);
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
-      const regionIds = await staged.regionIds();
-      await this.client.query(
-        `INSERT INTO region_ids SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
-        [regionIds.map((r) => r[0]), regionIds.map((r) => r[1])],
-      );
+      await this.insertRegionIds(staged);
       return result;
     } finally {
       staged.close();
     }
+  }
+
+  /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
+  private async insertRegionIds(staged: StagedFile): Promise<void> {
+    const regionIds = await staged.regionIds();
+    await this.client.query(
+      `INSERT INTO region_ids SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+      [regionIds.map((r) => r[0]), regionIds.map((r) => r[1])],
+    );
   }
 
   async replaceGroups(members: { groupId: string; vesselId: string }[]): Promise<void> {

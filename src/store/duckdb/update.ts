@@ -1,0 +1,89 @@
+// An update (`load --update`): each dataset it touches gets a new version made of its latest
+// version's rows, less the ids the update replaces or removes, plus the update's rows. The new
+// version is written whole, as a load's is, so every access path reads it as it reads any other
+// (docs/performance.md, "Updates" gives what that costs).
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EventKind } from '../../domain/kinds.ts';
+import type { DatasetVersion } from '../../query/datasets.ts';
+import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateTarget } from '../update.ts';
+import type { UpdateRequest } from '../writer.ts';
+import { EVENT_COLUMNS } from './schema.ts';
+
+const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** Stages the ids to remove in `stage.removals` (kind, file, line, id). */
+export async function stageRemovals(c: DuckDBConnection, update: UpdateRequest): Promise<void> {
+  await c.run(`CREATE OR REPLACE TABLE stage.removals (kind VARCHAR NOT NULL, file VARCHAR NOT NULL, line BIGINT NOT NULL, id VARCHAR NOT NULL)`);
+  const appender = await c.createAppender('removals', 'main', 'stage');
+  for (const r of update.removals) {
+    for (const { line, id } of r.ids) {
+      appender.appendVarchar(r.kind);
+      appender.appendVarchar(r.file);
+      appender.appendBigInt(BigInt(line));
+      appender.appendVarchar(id);
+      appender.endRow();
+    }
+  }
+  appender.closeSync();
+}
+
+/**
+ * The new versions of an update, once its removals are checked against the versions they apply to:
+ * every touched dataset has a latest version, the tag is new, every id to remove is in it and is
+ * not also given as a row. Refuses the update otherwise, naming file and line.
+ */
+export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[], rowKinds: EventKind[], update: UpdateRequest, tag: string): Promise<UpdateTarget[]> {
+  const targets = updateTargets(existing, rowKinds, update, tag);
+  const bases = targets.map((t) => t.base.versionId).join(', ');
+
+  const unknown = (await c.runAndReadAll(
+    `SELECT r.file, r.line::DOUBLE, r.id, r.kind FROM stage.removals r
+       ANTI JOIN (SELECT kind, id FROM events WHERE version_id IN (${bases})) e ON e.kind = r.kind AND e.id = r.id
+      ORDER BY r.file, r.line LIMIT 1`,
+  )).getRowsJS()[0];
+  if (unknown) throw unknownRemoval(unknown[0] as string, unknown[1] as number, unknown[2] as string, targets.find((t) => t.kind === unknown[3])!.base);
+  const both = (await c.runAndReadAll(
+    `SELECT r.file, r.line::DOUBLE, r.id FROM stage.removals r
+       JOIN scratch.typed_rows t ON t.problem IS NULL AND t.kind = r.kind AND t.id = r.id
+      ORDER BY r.file, r.line LIMIT 1`,
+  )).getRowsJS()[0];
+  if (both) throw removedAndGiven(both[0] as string, both[1] as number, both[2] as string);
+  return targets;
+}
+
+/**
+ * The rows of the new versions, typed (version_id and EVENT_COLUMNS) and each with its stored entry:
+ * the kept rows of each base version with their entries as stored, and the update's rows, whose
+ * entries `render` writes.
+ */
+export function updatedRowsSql(targets: UpdateTarget[], render: (typedRows: string) => string): string {
+  const columns = EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ');
+  const newId = (column: string) => `CASE ${column} ${targets.map((t) => `WHEN ${sqlString(t.kind)} THEN ${t.versionId}`).join(' ')} END`;
+  const kept = `SELECT ${newId('e.kind')} AS version_id, ${EVENT_COLUMNS.map(([n]) => `e."${n}"`).join(', ')}, e.entry FROM events e
+      ANTI JOIN (SELECT kind, id FROM scratch.typed_rows WHERE problem IS NULL UNION ALL SELECT kind, id FROM stage.removals) x ON x.kind = e.kind AND x.id = e.id
+     WHERE e.version_id IN (${targets.map((t) => t.base.versionId).join(', ')})`;
+  const given = render(`SELECT ${newId('kind')} AS version_id, ${columns} FROM scratch.typed_rows WHERE problem IS NULL`);
+  return `${kept} UNION ALL ${given}`;
+}
+
+/** What each new version holds, as the catalog keeps it, and how it differs from its base. */
+export async function describeUpdate(c: DuckDBConnection, targets: UpdateTarget[]): Promise<{ target: UpdateTarget; rows: number; lastUpdated: string | null; longestMs: number | null; earliestOpenStart: string | null; replaced: number; added: number; removed: number }[]> {
+  const described = [];
+  for (const t of targets) {
+    const [rows, lastUpdated, longestMs, earliestOpenStart] = (await c.runAndReadAll(
+      `SELECT count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g'),
+              max(date_diff('millisecond', start_ts, end_ts))::DOUBLE, strftime(min(start_ts) FILTER (WHERE end_ts IS NULL), '%Y-%m-%d %H:%M:%S.%g')
+         FROM events WHERE version_id = ${t.versionId}`,
+    )).getRowsJS()[0] as [number, string | null, number | null, string | null];
+    const [given, replaced] = (await c.runAndReadAll(
+      `SELECT count(*)::DOUBLE, count(e.id)::DOUBLE FROM scratch.typed_rows t
+         LEFT JOIN (SELECT id FROM events WHERE version_id = ${t.base.versionId} AND kind = ${sqlString(t.kind)}) e ON e.id = t.id
+        WHERE t.problem IS NULL AND t.kind = ${sqlString(t.kind)}`,
+    )).getRowsJS()[0] as [number, number];
+    const removed = Number((await c.runAndReadAll(`SELECT count(DISTINCT id) FROM stage.removals WHERE kind = ${sqlString(t.kind)}`)).getRowsJS()[0]![0]);
+    if (rows === 0) throw leftEmpty(t.base);
+    described.push({ target: t, rows, lastUpdated, longestMs, earliestOpenStart, replaced, added: given - replaced, removed });
+  }
+  return described;
+}
+
