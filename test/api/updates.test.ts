@@ -1,0 +1,207 @@
+// Updates (`load --update`) on the engine under test: after a seeded random sequence of updates and
+// removals, every query class answers exactly as a fresh load of the same final rows; an update the
+// loader refuses (a malformed row, an unknown id to remove, a row of another dataset) changes
+// nothing and names file and line. Replay with UPDATE_TEST_SEED=<seed>.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Random } from '../../src/data/demo/random.ts';
+import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
+import { loadFiles, loadRows } from '../../src/data/load.ts';
+import type { EventKind } from '../../src/domain/kinds.ts';
+import { editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
+import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';
+import { newPostgresDatabase, readAllRecords, startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helpers/fixture.ts';
+import { generate, toRequest } from '../helpers/random-queries.ts';
+import { caseCount, seedOf } from '../helpers/size.ts';
+
+const SEED = seedOf('UPDATE_TEST_SEED', 5151);
+const QUERIES = caseCount('UPDATE_TEST_QUERIES', 400, 120);
+const dir = mkdtempSync(join(tmpdir(), 'vessel-events-updates-'));
+const DATASET: Record<EventKind, string> = {
+  fishing: 'public-global-fishing-events', encounter: 'public-global-encounters-events', loitering: 'public-global-loitering-events',
+  port_visit: 'public-global-port-visits-events', gap: 'public-global-gaps-events',
+};
+
+const key = (row: PublishedRow) => `${row['event_type']}|${row['event_id']}`;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+
+/** A database of the engine under test, named for its role. */
+async function newDatabase(name: string): Promise<Database> {
+  return TEST_ENGINE === 'postgres' ? newPostgresDatabase() : { engine: 'duckdb', path: join(dir, `${name}.duckdb`) };
+}
+
+/** A row changed as a day's data changes it: an open event closes, a vessel's flag is corrected, an event ends later. */
+function changed(r: Random, row: PublishedRow): PublishedRow {
+  const next = { ...row };
+  const start = Date.parse(String(row['event_start']));
+  const choice = r.int(0, 2);
+  if (choice === 0 || row['event_end'] == null) next['event_end'] = iso(start + r.int(1, 72) * 3_600_000);
+  if (choice === 1) {
+    const vessels = JSON.parse(typeof row['event_vessels'] === 'string' ? row['event_vessels'] : JSON.stringify(row['event_vessels'])) as Record<string, unknown>[];
+    next['event_vessels'] = JSON.stringify(vessels.map((v) => (v['id'] === row['entity_id'] ? { ...v, flag: r.pick(['ESP', 'CHN', 'TWN', 'PER']) } : v)));
+  }
+  if (choice === 2) next['lat_mean'] = Math.max(-89, Math.min(89, Number(row['lat_mean']) + r.int(-20, 20) / 100));
+  return next;
+}
+
+interface Step {
+  rows: PublishedRow[];
+  removals: Removals[];
+}
+
+/** A seeded sequence of updates over `initial`, and the rows it leaves. */
+function updateSequence(r: Random, initial: PublishedRow[], steps: number): { sequence: Step[]; final: PublishedRow[] } {
+  const current = new Map(initial.map((row) => [key(row), row]));
+  const sequence: Step[] = [];
+  let added = 0;
+  for (let s = 0; s < steps; s++) {
+    const present = [...current.values()];
+    const rows: PublishedRow[] = [];
+    const taken = new Set<string>();
+    for (let i = 0; i < r.int(20, 80); i++) {
+      const row = r.pick(present);
+      if (taken.has(key(row))) continue;
+      taken.add(key(row));
+      rows.push(changed(r, row));
+    }
+    for (let i = 0; i < r.int(10, 40); i++) {
+      const model = r.pick(present);
+      const shift = r.int(1, 30) * 86_400_000;
+      const start = Date.parse(String(model['event_start'])) + shift;
+      const end = model['event_end'] == null ? null : Date.parse(String(model['event_end'])) + shift;
+      // Encounters keep their pair's suffix rule: the new id is a new pair's, written in full.
+      const suffix = model['event_type'] === 'encounter' ? `.${String(model['event_id']).split('.').at(-1)}` : '';
+      rows.push({ ...model, event_id: `new${s}-${added++}${suffix}`, event_start: iso(start), event_end: end === null ? null : iso(end) });
+    }
+    // Removals: one dataset per step (a removal file is one dataset's), never of a row this step gives.
+    const kind = r.pick(['fishing', 'loitering', 'port_visit', 'gap'] as const);
+    const candidates = present.filter((row) => row['event_type'] === kind && !taken.has(key(row)));
+    const ids = [...new Set(Array.from({ length: Math.min(candidates.length - 1, r.int(5, 30)) }, () => String(r.pick(candidates)['event_id'])))];
+    const removals: Removals[] = ids.length ? [{ kind, file: `remove-${s}.txt`, ids: ids.map((id, i) => ({ line: i + 1, id })) }] : [];
+    for (const row of rows) current.set(key(row), row);
+    for (const id of ids) current.delete(`${kind}|${id}`);
+    sequence.push({ rows, removals });
+  }
+  return { sequence, final: [...current.values()] };
+}
+
+/** Requests of every class: random lists, ids, vessels, regions, a polygon, statistics, deep pages. */
+function requests(r: Random, fixture: Fixture, final: PublishedRow[]): { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }[] {
+  const all = Object.values(DATASET).map((d) => `${d}:latest`);
+  const out: { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }[] = [];
+  // The generator names version v20240101 at times: here every dataset is read at its latest.
+  const latest = (text: string) => text.replaceAll(':v20240101', ':latest').replaceAll('%3Av20240101', '%3Alatest');
+  for (let i = 0; i < QUERIES; i++) {
+    const req = toRequest(generate(r, fixture), r);
+    out.push({ method: req.method, url: latest(req.url), ...(req.payload ? { payload: JSON.parse(latest(JSON.stringify(req.payload))) as Record<string, unknown> } : {}) });
+  }
+  for (let i = 0; i < 20; i++) {
+    const record = r.pick(fixture.records);
+    out.push({ method: 'GET', url: `/v3/events/${encodeURIComponent(record.id)}?dataset=${DATASET[record.kind]}:latest` });
+    out.push({ method: 'GET', url: `/v3/events?datasets[0]=${all.join('&datasets[0]=')}&vessels[0]=${record.vessel.id}&limit=200&offset=0` });
+    out.push({
+      method: 'POST', url: '/v3/events?limit=50&offset=0',
+      payload: { datasets: all, geometry: { type: 'Polygon', coordinates: [[[record.lon - 3, record.lat - 3], [record.lon + 3, record.lat - 3], [record.lon + 3, record.lat + 3], [record.lon - 3, record.lat + 3], [record.lon - 3, record.lat - 3]]] } },
+    });
+    const eez = record.regions['eez']?.[0];
+    if (eez) out.push({ method: 'POST', url: '/v3/events?limit=20&offset=5', payload: { datasets: all, region: { dataset: 'public-eez-areas', id: eez } } });
+  }
+  for (const interval of ['DAY', 'MONTH', 'YEAR']) {
+    for (const groupBy of ['FLAG', 'GEARTYPE', 'VESSEL_TYPE']) {
+      out.push({ method: 'POST', url: '/v3/events/stats', payload: { datasets: all.slice(0, 2 + r.int(0, 3)), startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: interval, groupBy, includes: ['TOTAL_COUNT', 'TIME_SERIES'] } });
+    }
+  }
+  const fishing = final.filter((row) => row['event_type'] === 'fishing').length;
+  for (const offset of [0, Math.floor(fishing / 3), Math.max(0, fishing - 7)]) {
+    out.push({ method: 'GET', url: `/v3/events?datasets[0]=${DATASET.fishing}:latest&limit=25&offset=${offset}&sort=-start` });
+  }
+  return out;
+}
+
+describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
+  let updatedApp: TestApp;
+  let freshApp: TestApp;
+  let fixture: Fixture;
+  let final: PublishedRow[];
+  let updated: Database;
+
+  before(async () => {
+    const r = new Random(SEED);
+    const demo = { events: 3000, seed: SEED % 97 };
+    const world = new DemoWorld(demo);
+    const initial = [...demoRows(world, demo)];
+    const groups = demoReferenceData(world).groups;
+    const plan = updateSequence(r, initial, 4);
+    final = plan.final;
+    updated = await newDatabase('updated');
+    await loadRows(initial, 'initial.ndjson', { database: updated, version: 'v1', source: 'initial' });
+    for (const [s, step] of plan.sequence.entries()) {
+      await loadRows(step.rows, `update-${s}.ndjson`, { database: updated, version: `u${s}`, source: `update ${s}`, update: { removals: step.removals } });
+    }
+    // The reference: one load of the final rows, read back as records for the query generator.
+    const freshFile = join(dir, 'fresh-reference.duckdb');
+    await loadRows(final, 'final.ndjson', { database: { engine: 'duckdb', path: freshFile }, version: 'v1', source: 'final' });
+    const fresh = TEST_ENGINE === 'postgres' ? await newDatabase('fresh') : { engine: 'duckdb' as const, path: freshFile };
+    if (fresh.engine === 'postgres') await loadRows(final, 'final.ndjson', { database: fresh, version: 'v1', source: 'final' });
+    for (const database of new Set([updated, fresh])) await editDatabase(database, (w) => w.replaceGroups(groups));
+    const records = await readAllRecords(freshFile);
+    const groupMembers = new Map<string, Set<string>>();
+    for (const g of groups) (groupMembers.get(g.groupId) ?? groupMembers.set(g.groupId, new Set()).get(g.groupId)!).add(g.vesselId);
+    fixture = { dir, dbPath: freshFile, database: fresh, rows: final, records, groups: groupMembers, cleanup: () => {} };
+    freshApp = await startTestApp({ fixture });
+    updatedApp = await startTestApp({ fixture: { ...fixture, database: updated } });
+  });
+  after(async () => {
+    await updatedApp?.close();
+    await freshApp?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('every query class answers as a fresh load of the final rows', async () => {
+    const r = new Random(SEED + 1);
+    let nonEmpty = 0;
+    for (const req of requests(r, fixture, final)) {
+      const send = (t: TestApp) => t.app.inject({ method: req.method, url: req.url, headers: t.auth, ...(req.payload ? { payload: req.payload } : {}) });
+      const [a, b] = await Promise.all([send(updatedApp), send(freshApp)]);
+      const where = `UPDATE_TEST_SEED=${SEED}: ${req.method} ${req.url} ${req.payload ? JSON.stringify(req.payload) : ''}`;
+      assert.equal(a.statusCode, b.statusCode, `${where}\n${a.body}\n${b.body}`);
+      // The version tags differ (the updated database's latest is the last update's): all else is equal.
+      const untagged = (body: string) => JSON.parse(body.replace(/(-events):(v1|u\d)\b/g, '$1:TAG')) as unknown;
+      assert.deepEqual(untagged(a.body), untagged(b.body), where);
+      if (a.statusCode === 200 && a.headers['x-total-count'] !== '0') nonEmpty++;
+    }
+    assert.ok(nonEmpty > QUERIES / 3, `only ${nonEmpty} requests found anything`);
+  });
+
+  test('each update is a new version; the versions it came from stay loaded', async () => {
+    const versions = await listVersions(updated);
+    for (const [kind, dataset] of Object.entries(DATASET)) {
+      const tags = versions.filter((v) => v.datasetId === dataset).map((v) => v.version);
+      assert.equal(tags[0], 'v1', `${kind}: ${tags.join(', ')}`);
+      const latest = versions.filter((v) => v.datasetId === dataset).at(-1)!;
+      assert.equal(latest.rowCount, final.filter((row) => row['event_type'] === kind).length, `${kind}'s latest version`);
+    }
+  });
+
+  test('a refused update changes nothing and names the file and line', async () => {
+    const before = await listVersions(updated);
+    const row = final.find((x) => x['event_type'] === 'fishing')!;
+    const bad = join(dir, 'bad.ndjson');
+    writeFileSync(bad, `${JSON.stringify(row)}\n{"event_id": "x", broken\n`);
+    await assert.rejects(loadFiles([{ path: bad, format: 'ndjson' }], { database: updated, version: 'bad1', source: bad, update: { removals: [] } }), (e) =>
+      e instanceof InvalidRows && e.first.file === bad && e.first.line === 2);
+    await assert.rejects(loadRows([row], 'rows.ndjson', { database: updated, version: 'bad2', source: 'x', update: { removals: [{ kind: 'gap', file: 'gone.txt', ids: [{ line: 3, id: 'no-such-event' }] }] } }), (e) =>
+      e instanceof LoadRefused && /^gone\.txt:3: event id "no-such-event" is not in public-global-gaps-events:u\d, the version this update applies to$/.test(e.message));
+    await assert.rejects(loadRows([row], 'other.ndjson', { database: updated, version: 'bad3', source: 'x', kind: 'gap', update: { removals: [] } }), (e) =>
+      e instanceof InvalidRows && e.first.line === 1 && /event_type: is "fishing" but --dataset is gap/.test(e.first.problem));
+    const gone = final.find((x) => x['event_type'] === 'gap')!;
+    await assert.rejects(loadRows([gone], 'both.ndjson', { database: updated, version: 'bad4', source: 'x', update: { removals: [{ kind: 'gap', file: 'both.txt', ids: [{ line: 1, id: String(gone['event_id']) }] }] } }), (e) =>
+      e instanceof LoadRefused && /^both\.txt:1: event id .* is to be removed and is also a row of the update$/.test(e.message));
+    await assert.rejects(loadRows([], 'none.ndjson', { database: updated, version: 'bad5', source: 'x', update: { removals: [] } }), (e) =>
+      e instanceof LoadRefused && /no valid rows and no ids to remove/.test(e.message));
+    assert.deepEqual(await listVersions(updated), before);
+  });
+});
