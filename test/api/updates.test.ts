@@ -204,4 +204,23 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
       e instanceof LoadRefused && /no valid rows and no ids to remove/.test(e.message));
     assert.deepEqual(await listVersions(updated), before);
   });
+
+  test('entries saved from the API (--format gfw-json) update by id as published rows do', async () => {
+    const id = fixture.records.find((x) => x.kind === 'fishing' && x.endMs !== null)!.id;
+    const url = `/v3/events/${encodeURIComponent(id)}?dataset=${DATASET.fishing}:latest`;
+    const saved = (await updatedApp.app.inject({ method: 'GET', url, headers: { ...updatedApp.auth, 'x-wire-format': 'gfw' } })).json() as { end: string };
+    const later = new Date(Date.parse(saved.end) + 3_600_000).toISOString();
+    const file = join(dir, 'saved.json');
+    writeFileSync(file, JSON.stringify({ entries: [{ ...saved, end: later }] }));
+    const from = (await listVersions(updated)).filter((v) => v.datasetId === DATASET.fishing).at(-1)!.version;
+    const result = await loadFiles([{ path: file, format: 'gfw-json' }], { database: updated, version: 'g1', source: file, update: { removals: [] } });
+    assert.deepEqual(result.published.map((p) => [p.datasetId, p.version, p.change]), [[DATASET.fishing, 'g1', { from, replaced: 1, added: 0, removed: 0 }]]);
+    const reopened = await startTestApp({ fixture: { ...fixture, database: updated } });
+    try {
+      const entry = (await reopened.app.inject({ method: 'GET', url, headers: reopened.auth })).json() as { end: string };
+      assert.equal(entry.end, later);
+    } finally {
+      await reopened.close();
+    }
+  });
 });

@@ -178,6 +178,36 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.ok(!existsSync(join(tmpdir(), stage[0]!)), 'the next load did not remove the killed one\'s staging folder');
   });
 
+  test('a killed update leaves the served data as it was; an update lands whole, with its removals', async () => {
+    const { url } = await newPostgresDatabase();
+    const initial = writeRows('update-base.ndjson', 3000, 9, 'u');
+    await cli(['load', ...engine(url), '--version', 'v1', initial]);
+    const before = await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id');
+    const big = writeRows('update-big.ndjson', 30_000, 10, 'w');
+    const update = spawn(process.execPath, [BIN, 'load', ...engine(url), '--update', '--version', 'v2', big], { env: { ...process.env, CI: 'true' } });
+    // Killed while the new versions' rows are being written, the moment a partial update could be seen.
+    let writing = false;
+    for (let i = 0; i < 1200 && !writing; i++) {
+      writing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND (query LIKE 'COPY events%' OR query LIKE 'INSERT INTO events%')`)).length > 0;
+      if (!writing) await new Promise((r) => setTimeout(r, 25));
+    }
+    update.kill('SIGKILL');
+    await new Promise((r) => update.on('exit', r));
+    assert.ok(writing, 'the update was never seen writing');
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
+    assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
+
+    const fishing = (await query(url, `SELECT id FROM events WHERE kind = 'fishing' ORDER BY id LIMIT 3`)).map((r) => r[0] as string);
+    writeFileSync(join(dir, 'gone.txt'), `${fishing.join('\n')}\n`);
+    writeFileSync(join(dir, 'unknown.txt'), 'no-such-id\n');
+    await assert.rejects(cli(['load', ...engine(url), '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', join(dir, 'unknown.txt')]), (e: { stderr: string }) =>
+      /unknown\.txt:1: event id "no-such-id" is not in public-global-fishing-events:v1, the version this update applies to\nnothing was changed/.test(e.stderr));
+    const done = await cli(['load', ...engine(url), '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', join(dir, 'gone.txt')]);
+    const rows = Number((await query(url, `SELECT row_count FROM dataset_versions WHERE kind = 'fishing' AND version = 'v1'`))[0]![0]);
+    assert.match(done.stdout, new RegExp(`^public-global-fishing-events:v2\t${rows - 3} entries\tfrom v1: 0 replaced, 0 added, 3 removed$`, 'm'));
+    assert.deepEqual(await query(url, `SELECT count(*)::int FROM events WHERE version_id = (SELECT version_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2') AND id = ANY($1)`, [fishing]), [[0]]);
+  });
+
   test('demo, groups, ports and regions take --engine postgres too', async () => {
     const { url } = await newPostgresDatabase();
     const demo = await cli(['demo', ...engine(url), '--events', '1500', '--seed', '2']);
