@@ -55,16 +55,18 @@ const sc = await sampler.connect();
 const column = async (sql: string) => (await sc.runAndReadAll(sql)).getRowsJS();
 const r = new Random(seed);
 const pick = <T>(xs: T[]) => xs[Math.floor(r.next() * xs.length)]!;
-const eventIds = (await column(`SELECT id, kind FROM events USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed})`)) as [string, string][];
-const vessels = (await column(`SELECT vessel_id FROM events USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 1})`)).map((x) => x[0] as string);
-const regionRows = (await column(`SELECT e.eez[1], e.vessel_flag, year(e.start_ts)::INTEGER FROM events e WHERE len(e.eez) > 0 AND e.vessel_flag IS NOT NULL USING SAMPLE reservoir(4000 ROWS) REPEATABLE (${seed + 2})`)) as [string, string, number][];
-const eezShapes = (await column(`SELECT geometry FROM region_geometries WHERE dataset = 'public-eez-areas' AND id IN (SELECT DISTINCT unnest(eez) FROM events USING SAMPLE reservoir(5000 ROWS) REPEATABLE (${seed + 3})) AND length(geometry) < 20000`)).map((x) => JSON.parse(x[0] as string));
-const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM events WHERE kind = 'fishing'`))[0]![0]) as number;
+// Every dataset's latest version, which the requests read (an update leaves the version it came from loaded).
+const LATEST = `(SELECT * FROM events WHERE version_id IN (SELECT max(version_id) FROM dataset_versions GROUP BY kind))`;
+const eventIds = (await column(`SELECT id, kind FROM ${LATEST} USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed})`)) as [string, string][];
+const vessels = (await column(`SELECT vessel_id FROM ${LATEST} USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 1})`)).map((x) => x[0] as string);
+const regionRows = (await column(`SELECT e.eez[1], e.vessel_flag, year(e.start_ts)::INTEGER FROM ${LATEST} e WHERE len(e.eez) > 0 AND e.vessel_flag IS NOT NULL USING SAMPLE reservoir(4000 ROWS) REPEATABLE (${seed + 2})`)) as [string, string, number][];
+const eezShapes = (await column(`SELECT geometry FROM region_geometries WHERE dataset = 'public-eez-areas' AND id IN (SELECT DISTINCT unnest(eez) FROM ${LATEST} USING SAMPLE reservoir(5000 ROWS) REPEATABLE (${seed + 3})) AND length(geometry) < 20000`)).map((x) => JSON.parse(x[0] as string));
+const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM ${LATEST} WHERE kind = 'fishing'`))[0]![0]) as number;
 // Where fishing happens, and when: the polygon class draws 6-degree boxes around these, so each
 // box holds events (an EEZ drawn at random often held none, which measured an empty answer).
-const fishingPlaces = (await column(`SELECT lat, lon, year(start_ts)::INTEGER FROM events WHERE kind = 'fishing' USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 4})`)) as [number, number, number][];
+const fishingPlaces = (await column(`SELECT lat, lon, year(start_ts)::INTEGER FROM ${LATEST} WHERE kind = 'fishing' USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 4})`)) as [number, number, number][];
 // A given database is labelled with the events it holds, not with a default size.
-if (args.db && !args.events) events = ((await column(`SELECT count(*)::DOUBLE FROM events`))[0]![0]) as number;
+if (args.db && !args.events) events = ((await column(`SELECT count(*)::DOUBLE FROM ${LATEST}`))[0]![0]) as number;
 sc.closeSync();
 sampler.closeSync();
 const kindDataset: Record<string, string> = { fishing: ALL[0]!, encounter: ALL[1]!, loitering: ALL[2]!, port_visit: ALL[3]!, gap: ALL[4]! };
