@@ -1,15 +1,24 @@
-// The data budgets of the demo/loader issue, measured (never asserted in tests):
-//   npm run bench:data -- --events 1000000 [--format parquet] [--seed 1]
+// The data budgets, measured (never asserted in tests):
+//   npm run bench:data -- --events 1000000 [--format parquet] [--seed 1] [--update 50000]
+//   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000
 // Times the two ways data gets in (the demo pipeline `vessel-events demo`, and `generate` files
 // then `load` them), the database size per event, and the peak memory of each run, on real
-// processes of the CLI. Results go to bench/results/<date>-data-<events>.json.
+// processes of the CLI. With --update N, then three updates in a row of N fishing events each (a
+// fifth new ids, the rest existing rows whose end moves an hour) and N/50 removals, drawn from
+// the generated fishing file; with --db, those updates alone, on an existing database, drawn from
+// --rows. Results go to bench/results/<date>-data-<events>.json (-update-<N> for --db runs).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { DuckDBInstance } from '@duckdb/node-api';
 
-const { values } = parseArgs({ options: { events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: {
+  events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' },
+  update: { type: 'string' }, db: { type: 'string' }, rows: { type: 'string' },
+} });
+if (values.db && (!values.update || !values.rows)) throw new Error('--db needs --update N and --rows FISHING.parquet (the rows the updates are drawn from)');
 const events = Number(values.events);
 const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
 const work = mkdtempSync(join(tmpdir(), 'vessel-events-bench-'));
@@ -25,9 +34,60 @@ function timed(args: string[]): { seconds: number; peakMiB: number } {
 }
 
 const sizeOf = (path: string) => statSync(path).size;
+const machine = () => ({ cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version });
+
+function write(name: string, result: unknown): void {
+  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
+  const file = join(import.meta.dirname, 'results', name);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`written ${file}`);
+}
 const folderSize = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? folderSize(join(dir, e.name)) : sizeOf(join(dir, e.name))), 0);
 
-try {
+/**
+ * Writes the files of update `run`: `size` fishing rows drawn from `rows` (a fifth under new ids,
+ * the rest with their end an hour later) and size/50 ids to remove, disjoint between runs.
+ */
+async function updateFiles(rows: string, size: number, run: number): Promise<{ rows: string; removals: string }> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const c = await instance.connect();
+  try {
+    const removals = Math.max(1, Math.floor(size / 50));
+    const sql = (s: string) => s.replace(/'/g, "''");
+    // Each run draws from its own slice of the rows, so no id it removes was removed before.
+    await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet('${sql(rows)}') USING SAMPLE reservoir(${3 * (size + removals)} ROWS) REPEATABLE (7))`);
+    const from = run * (size + removals);
+    const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
+    const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+    const changed = Math.floor(size * 0.8);
+    const paths = { rows: join(work, `update-${run}.parquet`), removals: join(work, `remove-${run}.txt`) };
+    await c.run(`COPY (
+      SELECT * EXCLUDE (n) REPLACE (${later} AS event_end) FROM drawn WHERE n > ${from} AND n <= ${from + changed}
+      UNION ALL SELECT * EXCLUDE (n) REPLACE ('update${run}-' || event_id AS event_id) FROM drawn WHERE n > ${from + changed} AND n <= ${from + size}
+    ) TO '${sql(paths.rows)}' (FORMAT parquet)`);
+    await c.run(`COPY (SELECT event_id FROM drawn WHERE n > ${from + size} AND n <= ${from + size + removals}) TO '${sql(paths.removals)}' (FORMAT csv, HEADER false)`);
+    return paths;
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** Three updates in a row on `db`, each timed; the catalogue's size after them, point files included. */
+async function updates(db: string, rows: string, size: number): Promise<Record<string, unknown>> {
+  const runs: { seconds: number; peakMiB: number }[] = [];
+  for (let run = 0; run < 3; run++) {
+    const files = await updateFiles(rows, size, run);
+    runs.push(timed(['load', '--db', db, '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
+  }
+  const seconds = runs.map((r) => r.seconds).sort((a, b) => a - b);
+  const bytes = sizeOf(db) + folderSize(`${db}.points`);
+  return { size, removals: Math.max(1, Math.floor(size / 50)), runs, p50Seconds: seconds[1], catalogueBytesAfter: bytes };
+}
+
+/** The demo and the files loaded: times, sizes and peak memory, then the updates if asked. */
+async function loadBudgets(): Promise<void> {
   const demoDb = join(work, 'demo.duckdb');
   const demo = timed(['demo', '--events', String(events), '--seed', values.seed!, '--db', demoDb]);
   const out = join(work, 'files');
@@ -38,19 +98,25 @@ try {
   const rows = Number(execFileSync(process.execPath, [BIN, 'versions', 'list', '--db', filesDb], { encoding: 'utf8' }).split('\n').filter(Boolean).reduce((s, l) => s + Number(/\t(\d+) entr(?:y|ies)\b/.exec(l)?.[1] ?? 0), 0));
   const result = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    machine: machine(),
     events,
     entries: rows,
     demo: { ...demo, databaseBytes: sizeOf(demoDb), bytesPerEntry: Math.round(sizeOf(demoDb) / rows) },
     generate: { ...generate, format: values.format, fileBytes: folderSize(out) },
     load: { ...load, databaseBytes: sizeOf(filesDb), bytesPerEntry: Math.round(sizeOf(filesDb) / rows) },
     generateThenLoadSeconds: Math.round((generate.seconds + load.seconds) * 10) / 10,
+    ...(values.update ? { update: await updates(filesDb, kinds[0]!, Number(values.update)) } : {}),
   };
-  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-  const file = join(import.meta.dirname, 'results', `${result.date.slice(0, 10)}-data-${events}.json`);
-  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
-  console.log(JSON.stringify(result, null, 2));
-  console.log(`written ${file}`);
+  write(`${result.date.slice(0, 10)}-data-${events}.json`, result);
+}
+
+try {
+  if (values.db) {
+    const result = { date: new Date().toISOString(), machine: machine(), database: values.db, update: await updates(values.db, values.rows!, Number(values.update)) };
+    write(`${result.date.slice(0, 10)}-data-update-${values.update}.json`, result);
+  } else {
+    await loadBudgets();
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
