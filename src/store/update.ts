@@ -3,7 +3,7 @@
 // src/store/postgres/update.ts write its rows).
 import { DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
-import { LoadRefused, type UpdateRequest } from './writer.ts';
+import { LoadRefused, newVersionIds, type UpdateRequest } from './writer.ts';
 
 /** The version an update applies to and the id of the one it makes, per dataset. */
 export interface UpdateTarget {
@@ -20,14 +20,12 @@ export interface UpdateTarget {
 export function updateTargets(existing: DatasetVersion[], rowKinds: EventKind[], update: UpdateRequest, tag: string): UpdateTarget[] {
   const kinds = [...new Set([...rowKinds, ...update.removals.map((r) => r.kind)])].sort();
   if (kinds.length === 0) throw new LoadRefused('the update holds no valid rows and no ids to remove');
-  let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
+  const ids = newVersionIds(existing, kinds, tag);
   return kinds.map((kind) => {
-    const versions = existing.filter((v) => v.kind === kind);
     // `latest`, as requests resolve it (src/query/datasets.ts).
-    const base = versions.reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined);
+    const base = existing.filter((v) => v.kind === kind).reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined);
     if (!base) throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} has no version to update; load it first without --update`);
-    if (versions.some((v) => v.version === tag)) throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} already has a version "${tag}"; choose another with --version`);
-    return { kind, base, versionId: nextId++ };
+    return { kind, base, versionId: ids.get(kind)! };
   });
 }
 

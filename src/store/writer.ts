@@ -1,7 +1,8 @@
 // What a load can do to a database, whatever its engine: stage rows, validate and publish them as
 // new dataset versions, and change the reference data. Every change made through one writer
 // becomes visible at once when it commits, or not at all (src/store/engines.ts editDatabase).
-import type { EventKind } from '../domain/kinds.ts';
+import { DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
+import type { DatasetVersion } from '../query/datasets.ts';
 
 export interface PublishedVersion {
   kind: EventKind;
@@ -50,6 +51,20 @@ export class InvalidRows extends Error {
 
 /** The load was refused as a whole (a version that exists, duplicate ids, no valid rows). */
 export class LoadRefused extends Error {}
+
+/**
+ * The ids of new versions of these kinds tagged `tag`, after every loaded version's id; refused
+ * when a kind already has a version of that tag (every engine, load or update).
+ */
+export function newVersionIds(existing: DatasetVersion[], kinds: EventKind[], tag: string): Map<EventKind, number> {
+  let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
+  const ids = new Map<EventKind, number>();
+  for (const kind of kinds) {
+    if (existing.some((v) => v.kind === kind && v.version === tag)) throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} already has a version "${tag}"; choose another with --version`);
+    ids.set(kind, nextId++);
+  }
+  return ids;
+}
 
 /** Files the engine reads itself; NDJSON is staged line by line (stageDocuments). */
 export type TableFileFormat = 'csv' | 'parquet';

@@ -25,7 +25,7 @@ import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
 import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
 
 const CHUNK_ROWS = 2048;
 const BATCH_ROWS = 100_000;
@@ -221,15 +221,7 @@ export class DuckDbWriter implements EngineWriter {
       if (options.allowEmpty) return [];
       throw new LoadRefused('no valid rows to load');
     }
-    const existing = await readVersions(c);
-    let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
-    const versionIds = new Map<EventKind, number>();
-    for (const [kind] of kinds) {
-      if (existing.some((v) => v.kind === kind && v.version === options.version)) {
-        throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} already has a version "${options.version}"; choose another with --version`);
-      }
-      versionIds.set(kind, nextId++);
-    }
+    const versionIds = newVersionIds(await readVersions(c), kinds.map(([kind]) => kind), options.version);
 
     await c.run(`RESET force_compression`);
     const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
@@ -237,9 +229,7 @@ export class DuckDbWriter implements EngineWriter {
     options.onPhase?.('sorting');
     await this.inTransaction(async () => {
       for (const [kind, rows, lastUpdated, longestMs, earliestOpenStart] of kinds) {
-        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
-          versionIds.get(kind)!, DATASET_ID_BY_KIND[kind], kind, options.version, rows, lastUpdated, options.source, longestMs, earliestOpenStart,
-        ]);
+        await this.insertVersion(versionIds.get(kind)!, kind, options, { rows, lastUpdated, longestMs, earliestOpenStart });
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
       await insertEvents(c, renderEntries(`SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`), [...versionIds.values()], this.servingTables);
@@ -263,14 +253,19 @@ export class DuckDbWriter implements EngineWriter {
       await insertEvents(c, updatedRowsSql(targets, renderEntries), targets.map((t) => t.versionId), this.servingTables);
       for (const d of await describeUpdate(c, targets)) {
         const { kind, versionId } = d.target;
-        await c.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
-          versionId, DATASET_ID_BY_KIND[kind], kind, options.version, d.rows, d.lastUpdated, options.source, d.longestMs, d.earliestOpenStart,
-        ]);
+        await this.insertVersion(versionId, kind, options, d);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows: d.rows, change: { from: d.target.base.version, replaced: d.replaced, added: d.added, removed: d.removed } });
       }
       await this.insertRegionIds();
     });
     return published;
+  }
+
+  /** A new version's catalog row: what it holds, and how far before a window its events can start. */
+  private async insertVersion(versionId: number, kind: EventKind, options: PublishOptions, held: { rows: number; lastUpdated: string | null; longestMs: number | null; earliestOpenStart: string | null }): Promise<void> {
+    await this.connection.run(`INSERT INTO dataset_versions VALUES (?, ?, ?, ?, now()::TIMESTAMP, ?, ?::TIMESTAMP, ?, ?, ?::TIMESTAMP)`, [
+      versionId, DATASET_ID_BY_KIND[kind], kind, options.version, held.rows, held.lastUpdated, options.source, held.longestMs, held.earliestOpenStart,
+    ]);
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { DuckDbWriter } from '../duckdb/writer.ts';
 import { processAlive, type LockHolder } from '../duckdb/load-lock.ts';
-import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions } from '../writer.ts';
+import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions, newVersionIds } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
@@ -82,17 +82,15 @@ export class PostgresWriter implements EngineWriter {
         await this.insertRegionIds(staged);
         return { ...result, published };
       }
-      const existing = await readVersions(this.client);
-      let nextId = existing.reduce((max, v) => Math.max(max, v.versionId), 0) + 1;
+      const stagedVersions = await staged.versions();
+      const newIds = newVersionIds(await readVersions(this.client), stagedVersions.map((v) => v.kind as EventKind), options.version);
       const ids = new Map<number, number>();
-      for (const v of await staged.versions()) {
-        if (existing.some((e) => e.kind === v.kind && e.version === v.version)) {
-          throw new LoadRefused(`${DATASET_ID_BY_KIND[v.kind as EventKind]} already has a version "${v.version}"; choose another with --version`);
-        }
-        ids.set(v.versionId, nextId);
+      for (const v of stagedVersions) {
+        const id = newIds.get(v.kind as EventKind)!;
+        ids.set(v.versionId, id);
         await this.client.query(
           `INSERT INTO dataset_versions VALUES ($1, $2, $3, $4, now() AT TIME ZONE 'UTC', $5, $6, $7, $8, $9)`,
-          [nextId++, v.datasetId, v.kind, v.version, v.rowCount, v.lastUpdated, v.source, v.longestMs, v.earliestOpenStart],
+          [id, v.datasetId, v.kind, v.version, v.rowCount, v.lastUpdated, v.source, v.longestMs, v.earliestOpenStart],
         );
       }
       options.onPhase?.('copying');
