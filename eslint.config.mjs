@@ -12,6 +12,9 @@ const FRAMEWORK = { group: ['fastify', '@fastify/*'], message: 'Only src/http/ a
 const OUTSIDE_DOMAIN = { group: ['../*', '../**'], message: 'src/domain/ is the event model: it imports nothing else of the project.' };
 const ABOVE_QUERY = { group: ['../data/*', '../shape/*', '../store/*', '../store/**', '../http/*', '../http/**', '../cli/*', '../cli/**', '../workers/*', '../auth/*', '../app.ts', '../config.ts'], message: 'src/query/ (normalisation and the filter plan) stands on src/domain/ and src/geo/ only.' };
 const ABOVE_STORE = { group: ['../../http/*', '../../http/**', '../../cli/*', '../../cli/**', '../../app.ts', '../http/*', '../cli/*', '../app.ts'], message: 'The store serves the layers above it and never reaches up into them.' };
+// A query is planned once, where it is normalised; the stores and their access paths read the plan
+// it carries (query.filters), so no request plans its filters twice.
+const PLANNED_ONCE = { group: ['**/query/plan.ts'], importNames: ['planFilters', 'withPlan'], message: 'Only src/query/ plans a query (normalize.ts, withPlan); elsewhere read the plan it carries, query.filters.' };
 
 /** One block per floor: ESLint replaces, not merges, a rule's options where blocks overlap. */
 const floor = (files, patterns, ignores = []) => ({ files, ignores, rules: { 'no-restricted-imports': ['error', { patterns }] } });
@@ -25,9 +28,9 @@ export default [
     },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
   },
-  floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK, ENGINE_INTERNALS], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
-  floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS, ENGINE_INTERNALS]),
-  floor(['src/store/**/*.ts'], [FRAMEWORK, ABOVE_STORE]),
+  floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK, ENGINE_INTERNALS, PLANNED_ONCE], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
+  floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS, ENGINE_INTERNALS, PLANNED_ONCE]),
+  floor(['src/store/**/*.ts'], [FRAMEWORK, ABOVE_STORE, PLANNED_ONCE]),
   floor(['src/domain/**/*.ts'], [DRIVERS, FRAMEWORK, OUTSIDE_DOMAIN]),
   floor(['src/query/**/*.ts'], [DRIVERS, FRAMEWORK, ABOVE_QUERY]),
   // No import cycles: in a cycle, whichever module loads first sees the others' constants

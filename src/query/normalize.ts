@@ -8,6 +8,7 @@ import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, 
 import { parseDateParam } from './dates.ts';
 import type { EntryShaping, EventFilters, Paging } from './schema.ts';
 import type { DatasetAccess, EventQuery, ListQuery, TimeWindow, ValueFilter } from './types.ts';
+import { withPlan } from './plan.ts';
 import { EVENT_TYPE_ALIASES, type EventTypeFilterValue, type Operator } from './kinds.ts';
 
 /** Maps a canonical parameter name to the spelling the client used, for error titles. */
@@ -41,7 +42,7 @@ export async function normalizeEventQuery(filters: EventFilters, ctx: NormalizeC
   if (vesselGroups) checkGroupsExist(vesselGroups, ctx.catalog, spelling('vesselGroups'));
   // is-closed lists the states to keep; both (or none) keep every gap.
   const closed = filters.isClosed ? unique(filters.isClosed) : [];
-  return {
+  return withPlan({
     datasets,
     ...(filters.vessels?.length ? { vesselIds: unique(filters.vessels) } : {}),
     ...(filters.ids?.length ? { eventIds: unique(filters.ids) } : {}),
@@ -58,7 +59,7 @@ export async function normalizeEventQuery(filters: EventFilters, ctx: NormalizeC
     ...(duration ? { duration } : {}),
     ...(area ? { area: await area(datasets.map((d) => d.resolved.versionId)) } : {}),
     time,
-  };
+  });
 }
 
 function checkGroupsExist(groups: string[], catalog: DatasetCatalog, title: string): void {

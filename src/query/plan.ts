@@ -7,6 +7,9 @@
 // `missing or not one of` in so many words. test/helpers/evaluate-plan.ts evaluates plans in JS.
 import type { EventKind } from '../domain/kinds.ts';
 import type { EventQuery, TimeWindow, ValueFilter } from './types.ts';
+
+/** What a query asks, before it is planned: every member but the plan. */
+export type QueryFilters = Omit<EventQuery, 'filters'>;
 import type { RegionMember } from '../domain/regions.ts';
 import type { Polygon } from '../geo/geojson.ts';
 
@@ -71,8 +74,31 @@ export const KIND_OF_FILTER = {
   confidences: 'port_visit', portIds: 'port_visit', encounterTypes: 'encounter', gapIntentional: 'gap', gapClosed: 'gap',
 } as const satisfies Partial<Record<keyof EventQuery, EventKind>>;
 
+/**
+ * A query's plan, built once when the query is normalised (src/query/normalize.ts) and carried by
+ * it: every engine and every access path reads this one, and none plans the filters again.
+ */
+export interface FilterPlan {
+  /** Every condition an event must meet, in the order engines evaluate them best. */
+  readonly conditions: readonly Condition[];
+  /**
+   * One of the conditions is false (an area no event lies within reach of, a buffer that shrinks a
+   * shape away): no event can meet the query, and a store answers without a statement.
+   */
+  readonly matchesNothing: boolean;
+  /** The fields the conditions read, and the kinds of condition that need more than fields. */
+  readonly fields: ReadonlySet<Field>;
+  readonly other: ReadonlySet<Condition['is']>;
+}
+
+/** The query with its plan. */
+export function withPlan<Q extends QueryFilters>(q: Q): Q & { filters: FilterPlan } {
+  const conditions = planFilters(q);
+  return { ...q, filters: { conditions, matchesNothing: conditions.some((c) => c.is === 'false'), ...fieldsRead(conditions) } };
+}
+
 /** Every condition an event of the query must meet, in the order engines evaluate them best. */
-export function planFilters(q: EventQuery): Condition[] {
+export function planFilters(q: QueryFilters): Condition[] {
   const conditions: Condition[] = [oneOf('version', q.datasets.map((d) => d.resolved.versionId))];
   if (q.vesselIds) conditions.push(oneOf('vessel', q.vesselIds));
   if (q.eventIds) conditions.push(oneOf('id', q.eventIds));
@@ -91,14 +117,6 @@ export function planFilters(q: EventQuery): Condition[] {
   if (q.area) conditions.push(planArea(q));
   conditions.push(...planTime(q.time), ...planTimePruning(q));
   return conditions;
-}
-
-/**
- * Whether no event can meet the query: one of its conditions is false (an area no event lies
- * within reach of, a buffer that shrinks a shape away). A store answers it without a statement.
- */
-export function matchesNothing(q: EventQuery): boolean {
-  return planFilters(q).some((c) => c.is === 'false');
 }
 
 function onlyFor(kind: EventKind, condition: Condition): Condition {
@@ -122,7 +140,7 @@ function planTypes(filter: ValueFilter<keyof typeof KIND_OF_TYPE | 'GAP_START'>)
 }
 
 // An open event lasts until its dataset was last updated (decisions section 4).
-function planDuration(q: EventQuery): Condition[] {
+function planDuration(q: QueryFilters): Condition[] {
   const openUntil = q.datasets.map((d) => ({ version: d.resolved.versionId, ms: Date.parse(d.resolved.lastUpdated ?? d.resolved.loadedAt) }));
   const conditions: Condition[] = [];
   if (q.duration!.minMs !== undefined) conditions.push({ is: 'lastsAtLeast', ms: q.duration!.minMs, openUntil });
@@ -131,7 +149,7 @@ function planDuration(q: EventQuery): Condition[] {
 }
 
 // Named regions match the entry's `regions` members; polygons its position.
-function planArea(q: EventQuery): Condition {
+function planArea(q: QueryFilters): Condition {
   const area = q.area!;
   if (area.type === 'regions') return or(...area.regions.map((r): Condition => ({ is: 'inRegion', member: r.member, id: r.id })));
   return area.polygons.length ? { is: 'inPolygons', polygons: area.polygons } : FALSE;
@@ -165,7 +183,7 @@ function planTime(t: TimeWindow): Condition[] {
  * cannot start earlier than the window's start minus the longest event of its dataset, or, if it
  * is still open (OVERLAP only), than the earliest open event's start.
  */
-function planTimePruning(q: EventQuery): Condition[] {
+function planTimePruning(q: QueryFilters): Condition[] {
   const { startMs, endMs, mode } = q.time;
   const conditions: Condition[] = [];
   if (mode === 'END-DATE' && endMs !== undefined) conditions.push({ is: 'before', field: 'start', ms: endMs });

@@ -5,6 +5,7 @@ import type { RegionMember } from '../domain/regions.ts';
 import type { Polygon } from '../geo/geojson.ts';
 import type { Box } from '../geo/grid.ts';
 import type { BufferOperation, BufferUnit } from '../geo/buffer.ts';
+import type { FilterPlan } from './plan.ts';
 
 /**
  * Where events must be: named regions matched on their `regions` members (no buffer), or polygons
@@ -64,6 +65,8 @@ export interface EventQuery {
   duration?: { minMs?: number; maxMs?: number };
   area?: AreaFilter;
   time: TimeWindow;
+  /** The members above as conditions (plan.ts), built once by normalize.ts: what every store reads. */
+  filters: FilterPlan;
 }
 
 /** How entries are written (decisions section 5). */

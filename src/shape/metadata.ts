@@ -34,7 +34,8 @@ const RENDER: { [K in keyof ListQuery]?: (value: NonNullable<ListQuery[K]>) => u
 export function echoQuery(q: EventQuery | ListQuery): Record<string, unknown> {
   const echoed: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(q)) {
-    if (value === undefined) continue;
+    // The plan is the engines' reading of the other members, not something the client asked.
+    if (value === undefined || key === 'filters') continue;
     const render = RENDER[key as keyof ListQuery] as ((v: unknown) => unknown) | undefined;
     echoed[key] = render ? render(value) : value;
   }

@@ -159,7 +159,7 @@ describe('errors, in the GFW shape with exact bodies', () => {
     const broken = await startTestApp({ fixture });
     // A fault the service did not foresee (a programming error in the store), not an engine state it
     // names: a closed store answers 503 "server is closing" (test/integration/closing.test.ts).
-    broken.store.count = () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'rows')"));
+    broken.store.listPage = () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'rows')"));
     const res = await broken.app.inject({ url: LIST, headers: broken.auth });
     await broken.app.close();
     assert.equal(res.statusCode, 500);

@@ -2,7 +2,6 @@
 // DuckDB's SQL, with order and paging. The list, its total and the statistics all call
 // compileWhere; every user value is a bound parameter, never SQL text.
 import type { DuckDBValue } from '@duckdb/node-api';
-import { planFilters } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { renderCondition } from './render-plan.ts';
 import { ORDER_BY, SqlBuilder as GenericSqlBuilder } from '../sql.ts';
@@ -16,7 +15,7 @@ export type SqlBuilder = GenericSqlBuilder<DuckDBValue>;
 
 export function compileWhere(q: EventQuery): CompiledSql {
   const b = new GenericSqlBuilder<DuckDBValue>();
-  const sql = planFilters(q).map((c) => renderCondition(b, c)).join(' AND ');
+  const sql = q.filters.conditions.map((c) => renderCondition(b, c)).join(' AND ');
   return { sql, params: b.params };
 }
 

@@ -6,28 +6,22 @@ import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import { matchesNothing } from '../../query/plan.ts';
-import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
+import type { EngineLoad, EventStats, EventStore, ListPage, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
-import { compileRows, compileSearch, type Source } from './compile.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
-import { servedByVesselTable, vesselSource } from './vessel-table.ts';
 import { selectColumns, toRecord } from './columns.ts';
-import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
-import { pageStream, type EntryChunk } from '../entry-chunks.ts';
-import { inStoredOrder, nothing, readStartRange, startFromEnd, storedOrderPage, type StartRange } from './stored-order.ts';
+import { readStartRange, type StartRange } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
-import { readRows, streamRows } from './read-rows.ts';
+import { readRows } from './read-rows.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
-import { historyMatches, historyPage, pointFilesAnswer, type HistoryMatch } from './vessel-history.ts';
-import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, spatialPlan, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
-import type { EntrySources } from './page-entries.ts';
-import { COUNTED_STARTS_LIMIT, readRegionVersions, regionCount, regionCountAndStart, regionPageStart, regionPlan, type RegionPlan } from './region-table.ts';
+import { readSpatialCells } from './spatial-table.ts';
+import { readRegionVersions } from './region-table.ts';
+import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -53,35 +47,32 @@ export function fileIdentity(path: string): string {
   }
 }
 
-/** Starts kept per counted polygon query at most (8 bytes each). */
-const MAX_KEPT_STARTS = 1_000_000;
-
 export class DuckDbStore extends Catalog implements EventStore {
   /** Each version's earliest and latest start, read when a -start page first needs it (stored-order.ts). */
   private readonly startRanges = new Map<number, StartRange>();
   /**
-   * A polygon query's plan (its cells, found once), and its count with the starts of the events that
-   * passed, kept for the page of the same query object (the routes count, then search): the page
-   * reads only the rows up to its last start instead of every row of the area again.
+   * Each query's access path (access-path.ts), chosen once: a route counts, then asks for the page
+   * of the same query object, and the path keeps what its count found for the page.
    */
-  private readonly spatialPlans = new WeakMap<EventQuery, SpatialPlan | null>();
-  private readonly spatialCounts = new WeakMap<EventQuery, SpatialCount>();
-  /**
-   * A history's matches, kept for the query object that counted them: the route counts, then asks
-   * for the page of the same object, and the page then reads and filters no record again.
-   */
-  private readonly histories = new WeakMap<EventQuery, Promise<HistoryMatch[]>>();
+  private readonly paths = new WeakMap<EventQuery, AccessPath>();
+  private readonly pathContext: PathContext;
 
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
     /** Each version's point file (point-file.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
-    /** The versions region_events holds (region-table.ts). */
-    private readonly regionVersions: ReadonlySet<number>,
+    regionVersions: ReadonlySet<number>,
     contents: CatalogContents,
   ) {
     super(contents);
+    this.pathContext = {
+      pool,
+      points,
+      regionVersions,
+      cells: this.eventCells,
+      startRangeOf: (c, versionId) => this.startRangeOf(c, versionId),
+    };
   }
 
   static async open(options: DuckDbStoreOptions): Promise<DuckDbStore> {
@@ -121,11 +112,6 @@ export class DuckDbStore extends Catalog implements EventStore {
     return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells, warnings });
   }
 
-  private spatialPlanOf(query: EventQuery): SpatialPlan | undefined {
-    if (!this.spatialPlans.has(query)) this.spatialPlans.set(query, spatialPlan(query, this.eventCells) ?? null);
-    return this.spatialPlans.get(query) ?? undefined;
-  }
-
   /** A version's range of starts, read once and kept. */
   private async startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange> {
     const range = this.startRanges.get(versionId) ?? (await readStartRange(c, versionId));
@@ -137,113 +123,26 @@ export class DuckDbStore extends Catalog implements EventStore {
     return this.pool.stats();
   }
 
-  async count(query: EventQuery): Promise<number> {
-    if (matchesNothing(query)) return 0;
-    if (pointFilesAnswer(query, this.points)) return (await this.historyOf(query)).length;
-    const spatial = this.spatialPlanOf(query);
-    if (spatial) {
-      const counted = await this.pool.use('heavy', (c) => spatialCount(c, spatial));
-      if (counted.total <= MAX_KEPT_STARTS) this.spatialCounts.set(query, counted);
-      return counted.total;
+  /** The access path that answers the query: chosen on its first use, then kept with the query. */
+  accessPath(query: EventQuery): AccessPath {
+    let path = this.paths.get(query);
+    if (!path) {
+      path = chooseAccessPath(query, this.pathContext);
+      this.paths.set(query, path);
     }
-    const region = regionPlan(query, this.regionVersions);
-    if (region) return this.pool.use('heavy', (c) => regionCount(c, region));
-    const source = sourceOf(query);
-    return this.pool.use(source ? 'light' : 'heavy', (c) => countOn(c, query, source));
+    return path;
   }
 
-  async search(query: ListQuery, total?: number): Promise<PageStream> {
-    if (pointFilesAnswer(query, this.points)) return pageOf(historyPage(await this.historyOf(query), query));
-    const spatial = query.limit <= SPATIAL_PAGE_LIMIT ? this.spatialPlanOf(query) : undefined;
-    if (spatial) {
-      const counted = this.spatialCounts.get(query);
-      const sourcesOn = (c: DuckDBConnection): EntrySources => ({
-        pointFile: (versionId) => this.points.get(versionId),
-        density: async (versionId) => {
-          const range = await this.startRangeOf(c, versionId);
-          const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
-          return rows / Math.max(1, range.lastUs - range.firstUs);
-        },
-      });
-      return pageOf(await this.pool.use('heavy', (c) => spatialPage(c, spatial, query, sourcesOn(c), total ?? counted?.total, counted?.starts)));
-    }
-    // vessel_events holds no entries: without point files, a history's page reads events.
-    const { page } = await this.heldPageOf(async (connection) => {
-      const region = regionPlan(query, this.regionVersions);
-      if (inStoredOrder(query) && region) return regionStoredPage(connection, region, query, total ?? (await regionCount(connection, region)));
-      if (inStoredOrder(query)) {
-        const listTotal = total ?? (await countOn(connection, query, undefined));
-        const versionId = query.datasets[0]!.resolved.versionId;
-        const from = await startFromEnd(connection, query, listTotal, () => this.startRangeOf(connection, versionId));
-        return { page: await storedOrderPage(connection, query, listTotal, from) };
-      }
-      const search = compileSearch(query, ENTRY_BYTES_SQL);
-      return { page: entryChunks(await streamRows(connection, search.sql, search.params)) };
-    });
-    return page;
+  count(query: EventQuery): Promise<number> {
+    return this.accessPath(query).count();
   }
 
-  /**
-   * An ascending page of one dataset version in storage order is found, and its first chunk read,
-   * on one connection while another counts: the page needs nothing from the total, and on two cores
-   * the count's 4 ms no longer come before the page's 5-10 (docs/performance.md, "A region's page
-   * found while it is counted"). A region's page is then checked against the count (the two read
-   * different tables). Any other list counts, then searches.
-   */
-  async listPage(query: ListQuery): Promise<ListPage> {
-    if (matchesNothing(query)) return { total: 0 };
-    if (!inStoredOrder(query) || query.sort === '-start' || pointFilesAnswer(query, this.points) || this.spatialPlanOf(query)) {
-      return countThenSearch(this, query);
-    }
-    const region = regionPlan(query, this.regionVersions);
-    if (region && query.offset + query.limit <= COUNTED_STARTS_LIMIT) {
-      // One pass over the region's rows gives the total and places the page, then the page is read.
-      const { total, page } = await this.heldPageOf(async (c) => {
-        const counted = await regionCountAndStart(c, region, query);
-        return { total: counted.total, page: counted.from ? await storedOrderPage(c, query, counted.total, counted.from) : nothing() };
-      });
-      if (query.offset < total) return { total, page };
-      await page.discard();
-      return { total };
-    }
-    const found = this.heldPageOf(async (c): Promise<{ page: AsyncIterable<EntryChunk>; rows?: number }> =>
-      // An ascending page is placed by its offset alone: storedOrderPage reads the total only for -start.
-      region ? regionStoredPage(c, region, query, undefined) : { page: await storedOrderPage(c, query, Number.NaN) });
-    const { total, found: held } = await countBesidePage(query, this.count(query), found);
-    if (!held) return { total };
-    if (held.rows !== undefined && held.rows !== Math.min(query.limit, total - query.offset)) {
-      await held.page.discard();
-      throw new Error(`region_events gave a page of ${held.rows} rows at offset ${query.offset} of the ${total} it counted`);
-    }
-    return { total, page: held.page };
+  search(query: ListQuery, total?: number): Promise<PageStream> {
+    return this.accessPath(query).search(query, total);
   }
 
-  /**
-   * A page read on a connection of its own, which it holds until the page is read or discarded. The
-   * costly part (the sort, or finding the page) and the first chunk run under the time limit.
-   */
-  private async heldPageOf<T extends { page: AsyncIterable<EntryChunk> }>(find: (c: DuckDBConnection) => Promise<T>): Promise<Omit<T, 'page'> & { page: PageStream }> {
-    const connection = await this.pool.acquire('heavy');
-    try {
-      const { rest, chunks, first } = await this.pool.timed(connection, async () => {
-        const { page, ...rest } = await find(connection);
-        const chunks = page[Symbol.asyncIterator]();
-        return { rest, chunks, first: await chunks.next() };
-      });
-      return { ...rest, page: heldPage(first, chunks, () => this.pool.release(connection)) };
-    } catch (e) {
-      this.pool.release(connection);
-      throw e;
-    }
-  }
-
-  private historyOf(query: EventQuery): Promise<HistoryMatch[]> {
-    let matches = this.histories.get(query);
-    if (!matches) {
-      matches = historyMatches(query, this.points);
-      this.histories.set(query, matches);
-    }
-    return matches;
+  listPage(query: ListQuery): Promise<ListPage> {
+    return this.accessPath(query).listPage(query);
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
@@ -291,70 +190,4 @@ export class DuckDbStore extends Catalog implements EventStore {
     if (await this.pool.close()) this.instance.closeSync();
     await Promise.all([...this.points.values()].map((p) => p.close()));
   }
-}
-
-async function countOn(c: DuckDBConnection, query: EventQuery, source: Source | undefined): Promise<number> {
-  const rows = compileRows(query, source);
-  return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
-}
-
-/** A vessel's history is counted in the table sorted by vessel; everything else in events. */
-function sourceOf(query: EventQuery): Source | undefined {
-  return servedByVesselTable(query) ? vesselSource(query) : undefined;
-}
-
-/** A page already read whole (it holds no engine). */
-function pageOf(entries: string[]): PageStream {
-  return pageStream({
-    async *[Symbol.asyncIterator]() {
-      if (entries.length > 0) yield entries;
-    },
-  }, async () => {});
-}
-
-/**
- * A page of one region in storage order: region_events finds where it begins, events reads it from
- * there. Without the total (an ascending page found while it is counted), `rows` is the page's
- * size, for the caller to check against the count.
- */
-async function regionStoredPage(c: DuckDBConnection, region: RegionPlan, query: ListQuery, total: number | undefined): Promise<{ page: AsyncIterable<EntryChunk>; rows: number }> {
-  const from = await regionPageStart(c, region, query, total);
-  return from ? { page: await storedOrderPage(c, query, total ?? Number.NaN, from), rows: from.rows } : { page: nothing(), rows: 0 };
-}
-
-/**
- * The page's chunks, the first already read; `release` runs once, when the last chunk is read, the
- * reader stops early, or the page is discarded unread.
- */
-function heldPage(first: IteratorResult<EntryChunk>, rest: AsyncIterator<EntryChunk>, release: () => void): PageStream {
-  let started = false;
-  let released = false;
-  const releaseOnce = () => {
-    if (!released) {
-      released = true;
-      release();
-    }
-  };
-  return pageStream({
-    async *[Symbol.asyncIterator]() {
-      started = true;
-      let finished = first.done;
-      try {
-        if (first.done) return;
-        yield first.value;
-        for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
-        finished = true;
-      } finally {
-        // A reader that stops early (a client gone mid-page) ends the engine's result before the
-        // connection serves another query: a result left pending on it stalls the next one.
-        if (!finished) await rest.return?.(undefined);
-        releaseOnce();
-      }
-    },
-  }, async () => {
-    if (started) return;
-    started = true;
-    if (!first.done) await rest.return?.(undefined);
-    releaseOnce();
-  });
 }

@@ -8,7 +8,7 @@
 // (writer.ts); a version is read from it once region_versions lists it.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
-import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
+import { fieldsRead, type Condition, type Field } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
@@ -78,7 +78,7 @@ export interface RegionPlan {
  */
 export function regionPlan(query: EventQuery, versions: ReadonlySet<number>): RegionPlan | undefined {
   if (query.area?.type !== 'regions' || !query.datasets.every((d) => versions.has(d.resolved.versionId))) return undefined;
-  const conditions = planFilters(query);
+  const conditions = query.filters.conditions;
   const regions = conditions.filter((c): c is Extract<Condition, { is: 'inRegion' }> => c.is === 'inRegion');
   if (regions.length !== 1 || !REGION_TABLE_MEMBERS.includes(regions[0]!.member)) return undefined;
   const others = conditions.filter((c) => c.is !== 'inRegion');

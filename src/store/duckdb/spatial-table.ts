@@ -11,7 +11,7 @@ import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } fro
 import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
 import { CELL_KEY_SQL, cellsOfBox, coverCells, type CellCover } from '../../geo/grid.ts';
 import { eventCellsOf } from '../event-cells.ts';
-import { fieldsRead, planFilters, type Condition, type Field } from '../../query/plan.ts';
+import { fieldsRead, type Condition, type Field } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
@@ -89,7 +89,7 @@ export interface SpatialPlan {
  */
 export function spatialPlan(query: EventQuery, cells: ReadonlyMap<number, Int32Array>): SpatialPlan | undefined {
   if (!query.datasets.every((d) => cells.has(d.resolved.versionId))) return undefined;
-  const conditions = planFilters(query);
+  const conditions = query.filters.conditions;
   const polygons = conditions.filter((c): c is Extract<Condition, { is: 'inPolygons' }> => c.is === 'inPolygons');
   if (polygons.length !== 1) return undefined;
   const others = conditions.filter((c) => c.is !== 'inPolygons');

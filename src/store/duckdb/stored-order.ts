@@ -4,7 +4,7 @@
 // no more than the first. The page is found on the filter columns alone (the row ids of its first
 // and last entries), then only its entries are read, between those row ids.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import type { ListQuery } from '../../query/types.ts';
+import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { compileRows } from './compile.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
@@ -12,9 +12,9 @@ import { readRows, streamRows } from './read-rows.ts';
 import { ENTRY_BYTES_SQL, entryChunks, nextTurn, readEntryBytesReversed } from './slices.ts';
 import type { EntryChunk } from '../entry-chunks.ts';
 
-/** Whether storage order answers the query: one dataset version, sorted by start. */
-export function inStoredOrder(query: ListQuery): boolean {
-  return query.datasets.length === 1 && (query.sort === '+start' || query.sort === '-start');
+/** Whether storage order answers the query: a list of one dataset version, sorted by start. */
+export function inStoredOrder(query: EventQuery | ListQuery): boolean {
+  return 'sort' in query && query.datasets.length === 1 && (query.sort === '+start' || query.sort === '-start');
 }
 
 /** The earliest and latest start (µs) of a version's events. */

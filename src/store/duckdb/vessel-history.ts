@@ -5,7 +5,6 @@
 // (src/query/evaluate-plan.ts) on the fields a record carries, which are the fields vessel_events
 // has: servedByVesselTable decides for both which queries they answer.
 import type { Field } from '../../query/plan.ts';
-import { planFilters } from '../../query/plan.ts';
 import { evaluatePlan, type FieldValue } from '../../query/evaluate-plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { SortValue } from '../../query/kinds.ts';
@@ -33,7 +32,7 @@ export interface HistoryMatch {
 
 /** The records of the query's vessels that meet every condition of its plan, version by version. */
 export async function historyMatches(query: EventQuery, points: ReadonlyMap<number, PointFile>): Promise<HistoryMatch[]> {
-  const plan = planFilters(query);
+  const plan = query.filters.conditions;
   // A version named twice (a dataset by its version and as latest) is read once, as SQL's IN does.
   const kinds = new Map(query.datasets.map((d) => [d.resolved.versionId, d.resolved.kind]));
   // Every (version, vessel) run's blocks are read at once: the reads overlap on libuv's threads.

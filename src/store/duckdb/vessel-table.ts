@@ -9,7 +9,7 @@
 // usable point file (its page then reads events). The loader writes it (src/store/duckdb/writer.ts).
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
-import { fieldsRead, planFilters, type Field } from '../../query/plan.ts';
+import type { Field } from '../../query/plan.ts';
 
 export const CREATE_VESSEL_TABLE = `CREATE TABLE IF NOT EXISTS vessel_events (
   vessel_key UBIGINT NOT NULL, version_id USMALLINT NOT NULL, vessel_id VARCHAR NOT NULL, id VARCHAR NOT NULL,
@@ -39,7 +39,7 @@ const VESSEL_TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'vess
  * reads the events table.
  */
 export function vesselTableAnswers(query: EventQuery): boolean {
-  const { fields, other } = fieldsRead(planFilters(query));
+  const { fields, other } = query.filters;
   return other.size === 0 && [...fields].every((f) => VESSEL_TABLE_FIELDS.has(f));
 }
 

@@ -1,6 +1,5 @@
 // A query's filter plan in PostgreSQL's SQL, with order and paging: the list, its total and the
 // statistics all call compileWhere.
-import { planFilters } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
@@ -12,7 +11,7 @@ export interface CompiledSql {
 
 export function compileWhere(q: EventQuery): CompiledSql {
   const b = new SqlBuilder();
-  return { sql: planFilters(q).map((c) => renderCondition(b, c)).join(' AND '), params: b.params };
+  return { sql: q.filters.conditions.map((c) => renderCondition(b, c)).join(' AND '), params: b.params };
 }
 
 /**

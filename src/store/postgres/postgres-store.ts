@@ -8,7 +8,6 @@ import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.
 import type { ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import { matchesNothing } from '../../query/plan.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-chunks.ts';
@@ -162,7 +161,7 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   async count(query: EventQuery): Promise<number> {
-    if (matchesNothing(query)) return 0;
+    if (query.filters.matchesNothing) return 0;
     const where = compileWhere(query);
     return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
   }
@@ -175,7 +174,7 @@ export class PostgresStore extends Catalog implements EventStore {
    * then the page, on one connection at a time.
    */
   async listPage(query: ListQuery): Promise<ListPage> {
-    if (matchesNothing(query)) return { total: 0 };
+    if (query.filters.matchesNothing) return { total: 0 };
     if (!this.db.spare(2)) return countThenSearch(this, query);
     const { total, found } = await countBesidePage(query, this.count(query), this.search(query).then((page) => ({ page })));
     return found ? { total, page: found.page } : { total };

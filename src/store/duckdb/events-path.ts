@@ -1,0 +1,59 @@
+// The events path: the query counted on the events table, and its page read sorted (SortedPages)
+// or in storage order (stored-order-path.ts). It answers whatever no other path can.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { EventQuery, ListQuery } from '../../query/types.ts';
+import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
+import type { AccessPath, PageReader, PathContext } from './access-path.ts';
+import { compileRows, compileSearch, type Source } from './compile.ts';
+import { heldPageOf } from './held-page.ts';
+import { readRows, streamRows } from './read-rows.ts';
+import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
+
+export class EventsPath implements AccessPath {
+  readonly name: 'events' | 'stored order';
+
+  constructor(private readonly ctx: PathContext, private readonly query: EventQuery, private readonly pages: PageReader) {
+    this.name = pages.name;
+  }
+
+  count(): Promise<number> {
+    return this.ctx.pool.use('heavy', (c) => this.countOn(c));
+  }
+
+  countOn(c: DuckDBConnection): Promise<number> {
+    return countRows(c, this.query);
+  }
+
+  search(query: ListQuery, total?: number): Promise<PageStream> {
+    return this.pages.search(query, total, this);
+  }
+
+  listPage(query: ListQuery): Promise<ListPage> {
+    return this.pages.listPage(query, this);
+  }
+}
+
+/** The number of the query's rows in a table (events unless the source says otherwise). */
+export async function countRows(c: DuckDBConnection, query: EventQuery, source?: Source): Promise<number> {
+  const rows = compileRows(query, source);
+  return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
+}
+
+/** A page sorted by the engine: every matching row of events, ordered, then offset and limit. */
+export class SortedPages implements PageReader {
+  readonly name = 'events';
+
+  constructor(private readonly ctx: PathContext) {}
+
+  async search(query: ListQuery): Promise<PageStream> {
+    const { page } = await heldPageOf(this.ctx.pool, async (c) => {
+      const search = compileSearch(query, ENTRY_BYTES_SQL);
+      return { page: entryChunks(await streamRows(c, search.sql, search.params)) };
+    });
+    return page;
+  }
+
+  listPage(query: ListQuery, path: AccessPath): Promise<ListPage> {
+    return countThenSearch(path, query);
+  }
+}
