@@ -3,21 +3,24 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
-import type { AccessPath, PageReader, PathContext } from './access-path.ts';
+import type { AccessPath, PageReader, PathContext, PathName } from './access-path.ts';
+import type { Lane } from './pool.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
 import { heldPageOf } from './held-page.ts';
 import { readRows, streamRows } from './read-rows.ts';
 import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
 
 export class EventsPath implements AccessPath {
-  readonly name: 'events' | 'stored order';
+  readonly name: PathName;
+  /** The pool's lane of the count: a count on the events table is heavy. */
+  protected readonly lane: Lane = 'heavy';
 
-  constructor(private readonly ctx: PathContext, private readonly query: EventQuery, private readonly pages: PageReader) {
-    this.name = pages.name;
+  constructor(private readonly ctx: PathContext, protected readonly query: EventQuery, private readonly pages: PageReader, name?: PathName) {
+    this.name = name ?? pages.name;
   }
 
   count(): Promise<number> {
-    return this.ctx.pool.use('heavy', (c) => this.countOn(c));
+    return this.ctx.pool.use(this.lane, (c) => this.countOn(c));
   }
 
   countOn(c: DuckDBConnection): Promise<number> {
