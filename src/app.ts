@@ -17,6 +17,7 @@ import { explorerRoutes } from './http/routes/explorer.ts';
 import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
+import { vesselRoutes } from './http/routes/vessels.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
 import type { StoreProvider } from './store/store.ts';
 import { pinStorePerRequest } from './http/store-pinning.ts';
@@ -120,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(contextLayerRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+        await api.register(vesselRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
       },
       { prefix },
     );

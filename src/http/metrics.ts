@@ -14,7 +14,7 @@ import { EngineOutOfMemory } from '../query/errors.ts';
 
 const LATENCY_BUCKETS = [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 /** Store calls timed, by the class they are reported as. */
-const QUERY_CLASSES: Record<string, string> = { listPage: 'list', count: 'count', search: 'page', stats: 'stats', getEntry: 'by_id', getRecord: 'by_id' };
+const QUERY_CLASSES: Record<string, string> = { listPage: 'list', count: 'count', search: 'page', stats: 'stats', getEntry: 'by_id', getRecord: 'by_id', vesselIdentities: 'vessel_identities' };
 
 export interface Metrics {
   /** The provider to serve from: its stores time their calls. */

@@ -6,6 +6,7 @@ import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
 import type { RegionEntry } from './catalog.ts';
+import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
 /** How busy the engine's connections are. */
 export interface EngineLoad {
@@ -43,6 +44,8 @@ export interface EventStore extends DatasetCatalog {
   /** One stored record (for `raw=true`, the published row it was loaded from). */
   getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
+  /** Every self-reported vessel identity of the latest version of each dataset (src/store/vessel-identities.ts). */
+  vesselIdentities(): Promise<SelfReportedIdentity[]>;
   /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
   generation(): string;
   /** True once the store can answer (database open, at least one dataset loaded). */

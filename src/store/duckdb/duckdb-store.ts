@@ -21,6 +21,9 @@ import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
+import { readVesselIdentities } from './vessel-identities.ts';
+import { latestVersionIds } from '../vessel-identities.ts';
+import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 
 export interface DuckDbStoreOptions {
@@ -147,6 +150,10 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     return this.pool.use('heavy', (c) => computeStats(c, query, options));
+  }
+
+  vesselIdentities(): Promise<SelfReportedIdentity[]> {
+    return this.pool.use('heavy', (c) => readVesselIdentities(c, latestVersionIds(this.versions())));
   }
 
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {

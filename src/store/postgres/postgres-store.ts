@@ -1,6 +1,9 @@
 // The PostgreSQL engine behind the EventStore interface. One pool of connections serves every
 // snapshot of the catalog (postgres-stores.ts opens a new snapshot when a load commits); the
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
+import { readVesselIdentities } from './vessel-identities.ts';
+import { latestVersionIds } from '../vessel-identities.ts';
+import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
@@ -198,6 +201,10 @@ export class PostgresStore extends Catalog implements EventStore {
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options));
+  }
+
+  vesselIdentities(): Promise<SelfReportedIdentity[]> {
+    return this.db.use((c) => readVesselIdentities(c, latestVersionIds(this.versions())));
   }
 
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {

@@ -1,0 +1,18 @@
+// A vessel as its events describe it: each distinct identity it reported (MMSI, name, flag,
+// type), with when the events first and last show it. The Vessels API answers from these
+// (src/vessels/); they are read from the latest version of every event dataset.
+
+export interface SelfReportedIdentity {
+  vesselId: string;
+  ssvid: string | null;
+  shipname: string | null;
+  flag: string | null;
+  /** The vessel's type as the events give it (fishing, carrier, ...). */
+  type: string | null;
+  gearType: string | null;
+  /** ISO times of the earliest start and the latest end (or start) of its events under this identity. */
+  firstSeen: string;
+  lastSeen: string;
+  /** Events of every dataset carrying this identity. */
+  events: number;
+}
