@@ -83,6 +83,7 @@ class LiveExampleCache {
 }
 
 function applyTo(op: Operation, live: LiveExamples | undefined): void {
+  if (VESSEL_OPERATIONS.includes(op.operationId ?? '')) return applyToVessels(op, live);
   const lists = LIST_OPERATIONS.includes(op.operationId ?? '');
   const value = (name: string): { known: boolean; value?: unknown } => {
     if (live && lists && LIST_PREFILLED.includes(name)) return { known: true, value: live.listValues[name] };
@@ -117,6 +118,21 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
   const ok = op.responses?.['200']?.content?.['application/json'];
   const answer = { listEvents: live?.listAnswer, searchEvents: live?.listAnswer, getEvent: live?.entry, eventStats: live?.statsAnswer, searchEventStats: live?.statsAnswer, regionList: live?.regionsAnswer }[op.operationId ?? ''];
   if (ok && answer !== undefined) ok.example = answer;
+}
+
+const VESSEL_OPERATIONS = ['searchVessels', 'vesselById', 'vesselsByIds'];
+
+/** The Vessels API's examples name the sample's vessel: its id, its name and its flag. */
+function applyToVessels(op: Operation, live: LiveExamples | undefined): void {
+  const vessel = live?.vessel;
+  if (!vessel) return;
+  const examples: Record<string, unknown> = {
+    vesselId: vessel.id,
+    ids: [vessel.id],
+    query: vessel.name && [...vessel.name].length >= 3 ? vessel.name : vessel.id,
+    where: vessel.flag ? `flag = '${vessel.flag}'` : undefined,
+  };
+  for (const p of op.parameters ?? []) if (p.name in examples) setExample(p, examples[p.name]);
 }
 
 /** An example shown in the parameter's schema, not filled in: "Execute" leaves the parameter out. */

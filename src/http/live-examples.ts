@@ -62,9 +62,11 @@ export interface LiveExamples {
   statsAnswer: unknown;
   /** The first EEZs of the region list (the whole list is hundreds long). */
   regionsAnswer: unknown;
+  /** The Vessels API's examples: the sample's vessel, its name and flag. */
+  vessel: { id: string; name?: string; flag?: string } | undefined;
 }
 
-type Entry = { id: string; type: EventKind; start: string; vessel?: { id?: string; flag?: string | null; type?: string | null; nextPort?: { id?: string | null } }; regions?: Record<string, string[]> };
+type Entry = { id: string; type: EventKind; start: string; vessel?: { id?: string; name?: string | null; flag?: string | null; type?: string | null; nextPort?: { id?: string | null } }; regions?: Record<string, string[]> };
 
 /** The examples, with answers in the deployment's default wire format. */
 export async function liveExamples(store: EventStore, buffering: Buffering, wire: WireFormat): Promise<LiveExamples | undefined> {
@@ -125,6 +127,7 @@ export async function liveExamples(store: EventStore, buffering: Buffering, wire
   return {
     values, listValues, eventId: sample.id, byIdDataset: dataset, listAnswer, entry: entry && wire === 'spec' ? specFromGfw(entry) : entry, statsAnswer,
     regionsAnswer: regionItems(store, 'public-eez-areas').slice(0, 3),
+    vessel: vessel.id ? { id: vessel.id, name: vessel.name ?? undefined, flag: vessel.flag ?? undefined } : undefined,
   };
 }
 

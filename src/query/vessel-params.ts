@@ -3,7 +3,8 @@
 // the Python client's `search_vessels`, `get_vessel_by_id` and `get_vessels_by_ids` and gfwr's
 // `get_vessel_info` do: `datasets[0]=...`, `includes[0]=...`, `match-fields[0]=...`, `binary=false`.
 import { Type, type Static } from '@sinclair/typebox';
-import { invalid, notFound, ProblemCollector } from './errors.ts';
+import { Forbidden, invalid, notFound, ProblemCollector } from './errors.ts';
+import type { DatasetAccess } from './types.ts';
 import { parseWhere, type WhereExpression } from './vessel-where.ts';
 import type { Spelling } from './normalize.ts';
 
@@ -72,6 +73,11 @@ export interface VesselSearch {
   matchLevels?: ReadonlySet<string>;
   /** What a cursor carries to be refused on another search. */
   fingerprint: string;
+}
+
+/** The identity dataset is a dataset of its own: a token reads it when its patterns allow it. */
+export function checkVesselAccess(access: DatasetAccess): void {
+  if (!access.canRead(VESSEL_DATASET)) throw new Forbidden([{ title: 'Forbidden', detail: `Insufficient permissions for ${VESSEL_DATASET_LATEST} datasets` }]);
 }
 
 /** The dataset of a Vessels API request: the identity dataset's latest version, the only one served. */

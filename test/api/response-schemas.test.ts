@@ -118,6 +118,17 @@ describe('responses match the documented schemas', () => {
     await check({ url: '/v3/datasets/public-whales/context-layers' }, 404);
   });
 
+  test('vessels: search by query and where, by id, by ids, and their errors', async () => {
+    const vessel = t.fixture.records[0]!.vessel;
+    await check({ url: `/v3/vessels/search?query=${vessel.ssvid}&includes=OWNERSHIP,AUTHORIZATIONS,MATCH_CRITERIA` }, 200);
+    await check({ url: `/v3/vessels/search?where=${encodeURIComponent(`flag = '${vessel.flag}'`)}&limit=50` }, 200);
+    await check({ url: `/v3/vessels/${vessel.id}?dataset=public-global-vessel-identity:latest` }, 200);
+    await check({ url: `/v3/vessels?ids=${vessel.id}` }, 200);
+    await check({ url: '/v3/vessels/search?query=ab' }, 422);
+    await check({ url: '/v3/vessels/nope' }, 404);
+    await check({ url: `/v3/vessels?ids=${vessel.id}`, headers: { authorization: `Bearer ${t.tokens.create('fishing-only-vessels', ['public-global-fishing-events'])}` } }, 403);
+  });
+
   test('operations: /healthz and /readyz', async () => {
     await check({ url: '/healthz' }, 200);
     await check({ url: '/readyz' }, 200);

@@ -5,12 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { notFound } from '../../query/errors.ts';
 import {
-  normalizeVesselLookup, normalizeVesselSearch, VESSEL_DATASET_LATEST, VesselByIdParamsSchema, VesselByIdQuerySchema, VesselListQuerySchema, VesselSearchQuerySchema, writeCursor,
+  checkVesselAccess, normalizeVesselLookup, normalizeVesselSearch, VESSEL_DATASET_LATEST, VesselByIdParamsSchema, VesselByIdQuerySchema, VesselListQuerySchema, VesselSearchQuerySchema, writeCursor,
   type VesselLookup,
 } from '../../query/vessel-params.ts';
 import { MATCH_LEVEL, vesselItem } from '../../shape/vessel-item.ts';
 import { vesselDirectory } from '../../vessels/directories.ts';
 import type { Vessel, VesselDirectory } from '../../vessels/directory.ts';
+import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf } from '../caching.ts';
 import { requestReader } from '../read-request.ts';
 import { errorResponses, NOT_MODIFIED } from '../schemas.ts';
@@ -64,6 +65,7 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     },
   }, async (request, reply) => {
     const { query: params, spelling } = readSearch(request);
+    checkVesselAccess(accessOf(request));
     const search = normalizeVesselSearch(params, spelling);
     const store = pinnedStore(request);
     const etag = etagOf({ operation: 'vessel-search', generation: store.generation(), asked: { fingerprint: search.fingerprint, offset: search.offset, limit: search.limit, includes: [...search.includes].sort() } });
@@ -88,6 +90,7 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     },
   }, async (request, reply) => {
     const { query: params, spelling } = readById(request);
+    checkVesselAccess(accessOf(request));
     const { vesselId } = request.params as { vesselId: string };
     const lookup = normalizeVesselLookup({ ...params, ids: [vesselId] }, spelling);
     const store = pinnedStore(request);
@@ -105,6 +108,7 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     },
   }, async (request, reply) => {
     const { query: params, spelling } = readList(request);
+    checkVesselAccess(accessOf(request));
     const lookup = normalizeVesselLookup(params, spelling);
     const store = pinnedStore(request);
     if (answerFromCache(request, reply, etagOf({ operation: 'vessels', generation: store.generation(), asked: { ids: lookup.ids, levels: [...(lookup.matchLevels ?? [])].sort() } }), options.cacheMaxAgeSeconds)) return reply;
