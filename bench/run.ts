@@ -25,6 +25,8 @@ import type { EventStore } from '../src/store/store.ts';
 import { readBody, readQueryString, validateAgainst } from '../src/http/request-reader.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
+import { normalizeVesselSearch, VesselSearchQuerySchema } from '../src/query/vessel-params.ts';
+import { vesselDirectory } from '../src/vessels/directories.ts';
 
 const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' }, engine: { type: 'string', default: 'duckdb' } } });
 if (args.engine !== 'duckdb' && args.engine !== 'postgres') throw new Error('--engine must be duckdb or postgres');
@@ -66,6 +68,9 @@ const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM ${LATEST} WHER
 // Where fishing happens, and when: the polygon class draws 6-degree boxes around these, so each
 // box holds events (an EEZ drawn at random often held none, which measured an empty answer).
 const fishingPlaces = (await column(`SELECT lat, lon, year(start_ts)::INTEGER FROM ${LATEST} WHERE kind = 'fishing' USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 4})`)) as [number, number, number][];
+// Vessels as users look for them: an MMSI, a whole name, a name's first word.
+const vesselQueries = (await column(`SELECT vessel_ssvid, vessel_name FROM ${LATEST} WHERE vessel_ssvid IS NOT NULL AND vessel_name IS NOT NULL USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 5})`))
+  .flatMap(([ssvid, name]) => [ssvid as string, name as string, (name as string).split(' ')[0]!].filter((text) => text.length >= 3));
 // A given database is labelled with the events it holds, not with a default size.
 if (args.db && !args.events) events = ((await column(`SELECT count(*)::DOUBLE FROM ${LATEST}`))[0]![0]) as number;
 sc.closeSync();
@@ -110,6 +115,7 @@ const classes: WorkloadClass[] = [
   // The fishing dataset, the largest: the heavy shape an analyst asks for (a dataset drawn at
   // random measured mostly the small ones).
   { name: 'stats, 8 years, monthly, by flag', make: () => ({ method: 'POST', path: '/v3/events/stats', body: { datasets: [ALL[0]], startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } }), twin: (request) => request },
+  { name: 'vessel search', make: () => ({ method: 'GET', path: `/v3/vessels/search?${q({ query: pick(vesselQueries), limit: 20 })}` }) },
   { name: 'vessel history (POST form)', make: () => ({ method: 'POST', path: '/v3/events?limit=100&offset=0&sort=-start', body: { datasets: ALL, vessels: [pick(vessels)], startDate: '2017-01-01', endDate: '2025-01-01' } }) },
   { name: 'region list (POST form)', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], region: { dataset: 'public-eez-areas', id: eez }, flags: [flag], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
 ];
@@ -126,6 +132,14 @@ function engineOf(req: Request): Engine {
       problems.throwIfAny();
       const values = body.values as Parameters<typeof normalizeStatsOptions>[0];
       await store.stats(await normalizeEventQuery(values as never, ctx), normalizeStatsOptions(values, (n) => n));
+      return;
+    }
+    if (url.pathname.endsWith('/vessels/search')) {
+      const problems = new ProblemCollector();
+      const read = readQueryString(url.search.slice(1), VesselSearchQuerySchema, problems, 'bench');
+      problems.throwIfAny();
+      const search = normalizeVesselSearch(read.values as never, (n) => n);
+      (await vesselDirectory(store)).search({ query: search.query, where: search.where }).slice(search.offset, search.offset + search.limit);
       return;
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);
