@@ -26,7 +26,7 @@ export function identitiesOf(rows: readonly unknown[][]): SelfReportedIdentity[]
       lastSeen: r[7] as string,
       events: Number(r[8]),
     };
-    const key = JSON.stringify([identity.vesselId, identity.ssvid, identity.shipname, identity.flag, identity.type, identity.gearType]);
+    const key = [identity.vesselId, identity.ssvid, identity.shipname, identity.flag, identity.type, identity.gearType].map((v) => v ?? '\u0001').join('\u0000');
     const known = byKey.get(key);
     if (!known) byKey.set(key, identity);
     else {

@@ -1,9 +1,14 @@
 // The vessels of the loaded events, found by id, by free text and by `where`
 // (docs/api.md, "Vessels"). Built once per opened database from its self-reported identities
 // (src/store/vessel-identities.ts) and kept in memory: 165,290 vessels at 10M events.
+//
+// A search never walks the vessels one by one: at 10M events that took 450-600 ms a query. Names
+// are kept as one text per form (compact, and folded with single spaces), one line per identity,
+// and found with the engine's string search; identifiers, names and flags have maps
+// (docs/performance.md, "Vessel search").
 import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
 import type { WhereExpression } from '../query/vessel-where.ts';
-import { nameWords, normalizedShipname } from './names.ts';
+import { foldedName, nameWords, normalizedShipname } from './names.ts';
 
 /** How well a vessel matched a free-text query: lower is better. */
 export const MATCH_RANKS = ['identifier', 'name', 'name start', 'name words', 'name part', 'identifier start'] as const;
@@ -14,44 +19,122 @@ export interface Vessel {
   identities: SelfReportedIdentity[];
 }
 
-interface Indexed extends Vessel {
-  /** Per identity: the normalised name and its words. */
-  names: string[];
-  words: string[][];
-  /** The sort key of equal ranks: the latest name, then the id. */
-  order: string;
-}
-
 export interface VesselCriteria {
   /** Free text of at least 3 characters: an identifier, or a name or part of one. */
   query?: string;
   where?: WhereExpression;
 }
 
+/** One text of lines, each line an identity's name or MMSI, and the vessel each line belongs to. */
+class Lines {
+  readonly text: string;
+  /** Where each line starts in the text (after its newline). */
+  private readonly starts: Int32Array;
+  readonly owners: Int32Array;
+
+  constructor(lines: readonly string[], owners: readonly number[]) {
+    this.starts = new Int32Array(lines.length);
+    let at = 0;
+    for (let i = 0; i < lines.length; i++) {
+      this.starts[i] = at + 1;
+      at += lines[i]!.length + 1;
+    }
+    this.text = `\n${lines.join('\n')}\n`;
+    this.owners = Int32Array.from(owners);
+  }
+
+  /** The line holding a position of the text. */
+  lineAt(position: number): number {
+    let [lo, hi] = [0, this.starts.length - 1];
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= position) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  start(line: number): number {
+    return this.starts[line]!;
+  }
+
+  end(line: number): number {
+    return (line + 1 < this.starts.length ? this.starts[line + 1]! : this.text.length) - 1;
+  }
+
+  /** Every occurrence of `part`, as (line, position) pairs. */
+  *find(part: string): Generator<[number, number]> {
+    for (let at = this.text.indexOf(part); at !== -1; at = this.text.indexOf(part, at + 1)) yield [this.lineAt(at), at];
+  }
+}
+
 export class VesselDirectory {
-  private readonly byId = new Map<string, Indexed>();
-  private readonly bySsvid = new Map<string, Indexed[]>();
-  private readonly all: Indexed[];
+  /** Sorted by latest name, then id: equal matches come in this order. */
+  private readonly vessels: Vessel[];
+  private readonly byId = new Map<string, number>();
+  private readonly bySsvid = new Map<string, number[]>();
+  private readonly byName = new Map<string, number[]>();
+  private readonly byFlag = new Map<string, number[]>();
+  /** Names without spaces or punctuation (FRIOFORWIN), and folded with single spaces (FRIO FORWIN). */
+  private readonly compact: Lines;
+  private readonly spaced: Lines;
+  private readonly ssvids: Lines;
 
   constructor(identities: readonly SelfReportedIdentity[]) {
     const grouped = new Map<string, SelfReportedIdentity[]>();
-    for (const i of identities) (grouped.get(i.vesselId) ?? grouped.set(i.vesselId, []).get(i.vesselId)!).push(i);
-    for (const [id, list] of grouped) {
-      list.sort((a, b) => (a.lastSeen === b.lastSeen ? a.firstSeen.localeCompare(b.firstSeen) : b.lastSeen.localeCompare(a.lastSeen)));
-      const names = list.map((i) => normalizedShipname(i.shipname ?? ''));
-      const vessel: Indexed = { id, identities: list, names, words: list.map((i) => nameWords(i.shipname ?? '')), order: `${names[0]}\u0000${id}` };
-      this.byId.set(id, vessel);
-      for (const ssvid of new Set(list.map((i) => i.ssvid).filter((s) => s !== null))) (this.bySsvid.get(ssvid) ?? this.bySsvid.set(ssvid, []).get(ssvid)!).push(vessel);
+    for (const i of identities) {
+      const list = grouped.get(i.vesselId);
+      if (list) list.push(i);
+      else grouped.set(i.vesselId, [i]);
     }
-    this.all = [...this.byId.values()].sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
+    // Each identity's name normalised once: the sort key, the compact line and the name map.
+    const normalized = new Map<SelfReportedIdentity, string>();
+    for (const i of identities) if (i.shipname !== null) normalized.set(i, normalizedShipname(i.shipname));
+    const keyed: { name: string; vessel: Vessel }[] = [];
+    for (const [id, list] of grouped) {
+      if (list.length > 1) list.sort((a, b) => (a.lastSeen === b.lastSeen ? (a.firstSeen < b.firstSeen ? -1 : 1) : a.lastSeen > b.lastSeen ? -1 : 1));
+      keyed.push({ name: normalized.get(list[0]!) ?? '', vessel: { id, identities: list } });
+    }
+    // Name, then id: compared apart, as a joined key (a string built per vessel) took a second to sort at 10M.
+    keyed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.vessel.id < b.vessel.id ? -1 : a.vessel.id > b.vessel.id ? 1 : 0));
+    this.vessels = keyed.map((k) => k.vessel);
+
+    const [compact, spaced, ssvids, nameOwners, ssvidOwners] = [[], [], [], [], []] as [string[], string[], string[], number[], number[]];
+    const add = (map: Map<string, number[]>, key: string, n: number) => {
+      const list = map.get(key);
+      if (!list) map.set(key, [n]);
+      else if (list[list.length - 1] !== n) list.push(n);
+    };
+    this.vessels.forEach((v, n) => {
+      this.byId.set(v.id, n);
+      for (const i of v.identities) {
+        if (i.shipname !== null) {
+          const name = normalized.get(i)!;
+          compact.push(name);
+          spaced.push(foldedName(i.shipname));
+          nameOwners.push(n);
+          add(this.byName, name, n);
+        }
+        if (i.ssvid !== null) {
+          ssvids.push(i.ssvid);
+          ssvidOwners.push(n);
+          add(this.bySsvid, i.ssvid, n);
+        }
+        if (i.flag !== null) add(this.byFlag, i.flag.toUpperCase(), n);
+      }
+    });
+    this.compact = new Lines(compact, nameOwners);
+    this.spaced = new Lines(spaced, nameOwners);
+    this.ssvids = new Lines(ssvids, ssvidOwners);
   }
 
   get size(): number {
-    return this.all.length;
+    return this.vessels.length;
   }
 
   vessel(id: string): Vessel | undefined {
-    return this.byId.get(id);
+    const n = this.byId.get(id);
+    return n === undefined ? undefined : this.vessels[n];
   }
 
   /**
@@ -60,36 +143,70 @@ export class VesselDirectory {
    * it anywhere, then MMSIs starting with it; equal matches by name, then id.
    */
   search(criteria: VesselCriteria): Vessel[] {
-    const where = criteria.where;
-    const candidates = where ? this.all.filter((v) => v.identities.some((i) => satisfies(i, where))) : this.all;
-    if (criteria.query === undefined) return candidates;
+    const allowed = criteria.where ? this.matching(criteria.where) : undefined;
+    if (criteria.query === undefined) return [...(allowed ?? [])].sort((a, b) => a - b).map((n) => this.vessels[n]!);
+    const rank = new Map<number, number>();
+    const offer = (n: number, r: number) => {
+      if (allowed && !allowed.has(n)) return;
+      const known = rank.get(n);
+      if (known === undefined || r < known) rank.set(n, r);
+    };
     const query = criteria.query.trim();
-    const ranked: Indexed[][] = MATCH_RANKS.map(() => []);
-    const exact = new Set<Indexed>([...(this.byId.has(query) ? [this.byId.get(query)!] : []), ...(this.bySsvid.get(query) ?? [])]);
+    const id = this.byId.get(query);
+    if (id !== undefined) offer(id, 0);
+    for (const n of this.bySsvid.get(query) ?? []) offer(n, 0);
     const name = normalizedShipname(query);
-    const words = nameWords(query);
-    for (const v of candidates) {
-      const rank = exact.has(v) ? 0 : nameRank(v, name, words) ?? (v.identities.some((i) => i.ssvid?.startsWith(query)) ? 5 : undefined);
-      if (rank !== undefined) ranked[rank]!.push(v);
+    if (name !== '') {
+      for (const [line, at] of this.compact.find(name)) {
+        const start = this.compact.start(line);
+        offer(this.compact.owners[line]!, at !== start ? 4 : this.compact.end(line) - start === name.length ? 1 : 2);
+      }
+      this.offerWordStarts(nameWords(query), offer);
     }
-    return ranked.flat();
+    // A newline before the query: MMSIs that start with it.
+    for (const [, at] of this.ssvids.find(`\n${query}`)) offer(this.ssvids.owners[this.ssvids.lineAt(at + 1)]!, 5);
+    const ranked = MATCH_RANKS.map((): number[] => []);
+    for (const [n, r] of rank) ranked[r]!.push(n);
+    return ranked.flatMap((ns) => ns.sort((a, b) => a - b)).map((n) => this.vessels[n]!);
   }
-}
 
-/** The rank (1-4) of a vessel's best name against the query's, if any name matches. */
-function nameRank(v: Indexed, name: string, words: string[]): number | undefined {
-  if (name === '') return undefined;
-  let best: number | undefined;
-  for (let i = 0; i < v.names.length; i++) {
-    const candidate = v.names[i]!;
-    const rank = candidate === name ? 1
-      : candidate.startsWith(name) ? 2
-      : words.every((w) => v.words[i]!.some((word) => word.startsWith(w))) ? 3
-      : candidate.includes(name) ? 4
-      : undefined;
-    if (rank !== undefined && (best === undefined || rank < best)) best = rank;
+  /** Names holding every word of the query as the start of one of their words (rank 3). */
+  private offerWordStarts(words: string[], offer: (n: number, rank: number) => void): void {
+    if (words.length === 0) return;
+    // The longest word has the fewest occurrences to check.
+    const [first, ...rest] = [...words].sort((a, b) => b.length - a.length);
+    const seen = new Set<number>();
+    for (const [line, at] of this.spaced.find(first!)) {
+      const before = this.spaced.text[at - 1];
+      if ((before !== ' ' && before !== '\n') || seen.has(line)) continue;
+      seen.add(line);
+      const lineWords = this.spaced.text.slice(this.spaced.start(line), this.spaced.end(line)).split(' ');
+      if (rest.every((w) => lineWords.some((x) => x.startsWith(w)))) offer(this.spaced.owners[line]!, 3);
+    }
   }
-  return best;
+
+  /** The vessels one of whose identities meets the expression, found from the maps. */
+  private matching(e: WhereExpression): Set<number> {
+    if (e.op !== 'equals') {
+      if (e.op === 'or') return new Set(e.operands.flatMap((o) => [...this.matching(o)]));
+      // The smallest operand's vessels, each then checked against the whole expression.
+      const sets = e.operands.map((o) => this.matching(o)).sort((a, b) => a.size - b.size);
+      return new Set([...sets[0]!].filter((n) => this.vessels[n]!.identities.some((i) => satisfies(i, e))));
+    }
+    const value = e.value.trim();
+    switch (e.field) {
+      case 'shipname':
+        return new Set(this.byName.get(normalizedShipname(value)) ?? []);
+      case 'ssvid':
+        return new Set(this.bySsvid.get(value) ?? []);
+      case 'flag':
+        return new Set(this.byFlag.get(value.toUpperCase()) ?? []);
+      // The events report neither; a registry would (docs/api.md, "Vessels").
+      case 'imo':
+      case 'callsign':
+        return new Set();
+    }
+  }
 }
 
 /** Whether one identity meets the whole expression (a vessel matches when one of its identities does). */
@@ -108,7 +225,6 @@ function satisfies(identity: SelfReportedIdentity, e: WhereExpression): boolean 
           return identity.ssvid === value;
         case 'flag':
           return identity.flag !== null && identity.flag.toUpperCase() === value.toUpperCase();
-        // The events report neither; a registry would (docs/api.md, "Vessels").
         case 'imo':
         case 'callsign':
           return false;

@@ -108,6 +108,10 @@ function requests(r: Random, fixture: Fixture, final: PublishedRow[]): { method:
     });
     const eez = record.regions['eez']?.[0];
     if (eez) out.push({ method: 'POST', url: '/v3/events?limit=20&offset=5', payload: { datasets: all, region: { dataset: 'public-eez-areas', id: eez } } });
+    // The vessels the latest versions describe: identities, first and last seen, as a fresh load's.
+    out.push({ method: 'GET', url: `/v3/vessels/${encodeURIComponent(record.vessel.id)}` });
+    if (record.vessel.flag) out.push({ method: 'GET', url: `/v3/vessels/search?where=${encodeURIComponent(`flag = '${record.vessel.flag}'`)}&limit=50` });
+    if (record.vessel.name && record.vessel.name.length >= 3) out.push({ method: 'GET', url: `/v3/vessels/search?query=${encodeURIComponent(record.vessel.name.slice(0, 4))}` });
   }
   for (const interval of ['DAY', 'MONTH', 'YEAR']) {
     for (const groupBy of ['FLAG', 'GEARTYPE', 'VESSEL_TYPE']) {

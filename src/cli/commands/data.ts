@@ -137,12 +137,12 @@ export const migrateCommand: Command = {
     const dbPath = option('db', flags);
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
-      const { from, to, rows, pointFiles, spatialVersions, regionVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
+      const { from, to, rows, pointFiles, spatialVersions, regionVersions, identityVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
         progress ??= progressReporter('migrate', total, 'writing point files');
         progress.update(written);
       });
       progress?.done();
-      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${counted(pointFiles, 'version')}, the rows sorted by place (polygon queries) of ${counted(spatialVersions, 'version')} and the rows sorted by region (region totals) of ${counted(regionVersions, 'version')} of ${dbPath}: ${counted(rows, 'event')}`);
+      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${counted(pointFiles, 'version')}, the rows sorted by place (polygon queries) of ${counted(spatialVersions, 'version')}, the rows sorted by region (region totals) of ${counted(regionVersions, 'version')} and the vessel identities (vessel search) of ${counted(identityVersions, 'version')} of ${dbPath}: ${counted(rows, 'event')}`);
       else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${counted(rows, 'event')}, ${counted(pointFiles, 'point file')}`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);

@@ -21,7 +21,7 @@ import type { PointFile } from './point-file.ts';
 import { openPointFiles } from './point-files.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
-import { readVesselIdentities } from './vessel-identities.ts';
+import { readVesselIdentities } from './identity-table.ts';
 import { latestVersionIds } from '../vessel-identities.ts';
 import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';

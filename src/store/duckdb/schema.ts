@@ -12,6 +12,7 @@ import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './
 import { CREATE_VESSEL_TABLE, DROP_VESSEL_ENTRIES } from './vessel-table.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
+import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 
 /** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
@@ -73,6 +74,7 @@ export const CREATE_SCHEMA = [
   // events until a load or `migrate` writes their rows (spatial-table.ts, region-table.ts).
   ...CREATE_SPATIAL_TABLES,
   ...CREATE_REGION_TABLES,
+  ...CREATE_IDENTITY_TABLES,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
   // Every region id some loaded event carries, per regions member: an unknown region is a 404.
