@@ -18,6 +18,7 @@ import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
 import { vesselRoutes } from './http/routes/vessels.ts';
+import { insightRoutes } from './http/routes/insights.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
 import type { StoreProvider } from './store/store.ts';
 import { pinStorePerRequest } from './http/store-pinning.ts';
@@ -122,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(contextLayerRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
         await api.register(vesselRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
+        await api.register(insightRoutes);
       },
       { prefix },
     );

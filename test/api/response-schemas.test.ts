@@ -127,6 +127,9 @@ describe('responses match the documented schemas', () => {
     await check({ url: '/v3/vessels/search?query=ab' }, 422);
     await check({ url: '/v3/vessels/nope' }, 404);
     await check({ url: `/v3/vessels?ids=${vessel.id}`, headers: { authorization: `Bearer ${t.tokens.create('fishing-only-vessels', ['public-global-fishing-events'])}` } }, 403);
+    const vessels = [{ datasetId: 'public-global-vessel-identity:latest', vesselId: vessel.id }];
+    await check({ method: 'POST', url: '/v3/insights/vessels', payload: { includes: ['FISHING', 'GAP'], startDate: '2018-01-01', endDate: '2023-01-01', vessels } }, 200);
+    await check({ method: 'POST', url: '/v3/insights/vessels', payload: { includes: ['COVERAGE'], startDate: '2018-01-01', endDate: '2023-01-01', vessels } }, 422);
   });
 
   test('operations: /healthz and /readyz', async () => {

@@ -1,0 +1,80 @@
+// Vessel insights (docs/api.md, "Vessel insights"): what a vessel's events say of its risk, in the
+// shape of the Python client's VesselInsightItem. The vessels' events are read as lists (the
+// period's with the list's own time filter, OVERLAP, and all of them for the historical counters),
+// and counted from their entries: apparent fishing in a no-take MPA (`regions.mpaNoTake` not empty)
+// or in an RFMO area without a known authorization (a `vessel.publicAuthorizations` item with
+// `hasPubliclyListedAuthorization` "false"), and gaps with AIS switched off on purpose
+// (`gap.intentionalDisabling`).
+import type { EventKind } from '../domain/kinds.ts';
+import { DATASET_ID_BY_KIND } from '../domain/kinds.ts';
+import { notFound } from '../query/errors.ts';
+import type { InsightRequest } from '../query/insight-params.ts';
+import { normalizeListQuery, type NormalizeContext } from '../query/normalize.ts';
+import type { EventStore } from '../store/store.ts';
+import type { VesselDirectory } from './directory.ts';
+
+type Entry = {
+  id: string;
+  regions?: { mpaNoTake?: string[] };
+  vessel?: { publicAuthorizations?: { hasPubliclyListedAuthorization?: unknown }[] };
+  gap?: { intentionalDisabling?: unknown };
+};
+
+/** The vessels' events of one dataset's latest version, in the period or in all its history. */
+async function entriesOf(store: EventStore, ctx: NormalizeContext, kind: EventKind, vesselIds: string[], period?: { startDate: string; endDate: string }): Promise<{ version: string; entries: Entry[] }> {
+  const dataset = `${DATASET_ID_BY_KIND[kind]}:latest`;
+  const filters = { datasets: [dataset], vessels: vesselIds, ...period };
+  const counted = await normalizeListQuery(filters, { limit: 1, offset: 0, sort: '+start' }, ctx);
+  const total = await store.count(counted);
+  const version = `${DATASET_ID_BY_KIND[kind]}:${counted.datasets[0]!.resolved.version}`;
+  if (total === 0) return { version, entries: [] };
+  const list = await normalizeListQuery(filters, { limit: total, offset: 0, sort: '+start' }, ctx);
+  const entries: Entry[] = [];
+  const { page } = await store.listPage(list);
+  for await (const chunk of page ?? []) for (const text of chunk) entries.push(JSON.parse(text) as Entry);
+  return { version, entries };
+}
+
+const inNoTakeMpa = (e: Entry) => (e.regions?.mpaNoTake?.length ?? 0) > 0;
+const withoutKnownAuthorization = (e: Entry) => (e.vessel?.publicAuthorizations ?? []).some((a) => String(a.hasPubliclyListedAuthorization) === 'false');
+const aisOff = (e: Entry) => e.gap?.intentionalDisabling === true || e.gap?.intentionalDisabling === 'true';
+
+function requireLoaded(store: EventStore, kind: EventKind, include: string, title: string): void {
+  if (!store.versions().some((v) => v.kind === kind)) throw notFound(title, `${include} reads ${DATASET_ID_BY_KIND[kind]}, which has no data loaded`);
+}
+
+/** The insights of the vessels, added together, keys in the live service's order. */
+export async function vesselInsights(store: EventStore, directory: VesselDirectory, ctx: NormalizeContext, request: InsightRequest, includesTitle: string): Promise<Record<string, unknown>> {
+  const ids = request.vesselIds;
+  const unknown = ids.filter((id) => !directory.vessel(id));
+  const period = { startDate: request.startDate, endDate: request.endDate };
+  const answer: Record<string, unknown> = { period, vesselIdsWithoutIdentity: unknown.length > 0 ? unknown : null };
+  if (request.includes.has('GAP')) {
+    requireLoaded(store, 'gap', 'GAP', includesTitle);
+    const [all, inPeriod] = await Promise.all([entriesOf(store, ctx, 'gap', ids), entriesOf(store, ctx, 'gap', ids, period)]);
+    const counters = (entries: Entry[]) => ({ events: entries.length, eventsGapOff: entries.filter(aisOff).length });
+    answer['gap'] = {
+      datasets: [all.version],
+      historicalCounters: counters(all.entries),
+      periodSelectedCounters: counters(inPeriod.entries),
+      aisOff: inPeriod.entries.filter(aisOff).map((e) => e.id),
+    };
+  }
+  if (request.includes.has('FISHING')) {
+    requireLoaded(store, 'fishing', 'FISHING', includesTitle);
+    const [all, inPeriod] = await Promise.all([entriesOf(store, ctx, 'fishing', ids), entriesOf(store, ctx, 'fishing', ids, period)]);
+    const counters = (entries: Entry[]) => ({
+      events: entries.length,
+      eventsInRFMOWithoutKnownAuthorization: entries.filter(withoutKnownAuthorization).length,
+      eventsInNoTakeMPAs: entries.filter(inNoTakeMpa).length,
+    });
+    answer['apparentFishing'] = {
+      datasets: [all.version],
+      historicalCounters: counters(all.entries),
+      periodSelectedCounters: counters(inPeriod.entries),
+      eventsInRfmoWithoutKnownAuthorization: inPeriod.entries.filter(withoutKnownAuthorization).map((e) => e.id),
+      eventsInNoTakeMpas: inPeriod.entries.filter(inNoTakeMpa).map((e) => e.id),
+    };
+  }
+  return answer;
+}
