@@ -120,7 +120,7 @@ function applyTo(op: Operation, live: LiveExamples | undefined): void {
   if (ok && answer !== undefined) ok.example = answer;
 }
 
-const VESSEL_OPERATIONS = ['searchVessels', 'vesselById', 'vesselsByIds'];
+const VESSEL_OPERATIONS = ['searchVessels', 'vesselById', 'vesselsByIds', 'vesselInsights'];
 
 /** The Vessels API's examples name the sample's vessel: its id, its name and its flag. */
 function applyToVessels(op: Operation, live: LiveExamples | undefined): void {
@@ -133,6 +133,8 @@ function applyToVessels(op: Operation, live: LiveExamples | undefined): void {
     where: vessel.flag ? `flag = '${vessel.flag}'` : undefined,
   };
   for (const p of op.parameters ?? []) if (p.name in examples) setExample(p, examples[p.name]);
+  const body = op.requestBody?.content['application/json'];
+  if (body) body.example = { includes: ['FISHING', 'GAP'], startDate: '2017-01-01', endDate: '2025-01-01', vessels: [{ datasetId: 'public-global-vessel-identity:latest', vesselId: vessel.id }] };
 }
 
 /** An example shown in the parameter's schema, not filled in: "Execute" leaves the parameter out. */
