@@ -25,6 +25,7 @@ export async function createDemoDatabase(database: Database, events: number, see
       await writer.replaceGroups(reference.groups);
       await writer.upsertPorts(reference.ports);
       for (const [dataset, regions] of Object.entries(reference.regions)) await writer.replaceRegions(dataset, regions);
+      await writer.replaceIuuList(reference.iuu);
       progress.phase('publishing');
       return published;
     }, memoryLimit ? { memoryLimit } : {});

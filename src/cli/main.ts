@@ -6,7 +6,7 @@ import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
 import { didYouMean } from '../query/suggest.ts';
 import { cleanCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
-import { groupsCommand, portsCommand, regionsCommand } from './commands/reference.ts';
+import { groupsCommand, iuuCommand, portsCommand, regionsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';
 import { tokenCommand } from './commands/token.ts';
 
@@ -21,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   migrate: migrateCommand,
   groups: groupsCommand,
   ports: portsCommand,
+  iuu: iuuCommand,
   regions: regionsCommand,
   token: tokenCommand,
 };

@@ -1,8 +1,9 @@
-// Reference data loaded beside the events (decisions section 9): vessel groups, ports and region
-// geometries. Files are small; each is parsed and checked here, and a bad item names its place.
+// Reference data loaded beside the events (decisions section 9): vessel groups, ports, region
+// geometries and an IUU vessel list. Files are small; each is parsed and checked here, and a bad item names its place.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isRegionDataset, REGION_DATASETS } from '../domain/regions.ts';
+import type { IuuListing } from '../domain/vessel-identity.ts';
 
 export class ReferenceDataError extends Error {}
 
@@ -155,4 +156,49 @@ export function readRegions(file: string, dataset: string): RegionGeometry[] {
       geometry: JSON.stringify(feature.geometry), bbox: ringsBbox(feature.geometry!.coordinates, where),
     };
   }));
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (text: string) => DAY.test(text) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
+
+/**
+ * An IUU vessel list: CSV with a header, NDJSON (`.ndjson`, `.jsonl`) or a JSON array, each item
+ * with `vessel_id` or `ssvid` (or `mmsi`), `listed_from` (YYYY-MM-DD), and optionally `listed_to`,
+ * `shipname`, `flag`, `source` (docs/api.md, "Vessel insights").
+ */
+export function readIuuList(file: string): IuuListing[] {
+  const text = readFileSync(file, 'utf8');
+  const extension = extname(file).toLowerCase();
+  const items: [string, Record<string, unknown>][] = extension === '.csv'
+    ? parseCsv(text).map((r, i) => [`${file}:${i + 2}`, r])
+    : extension === '.ndjson' || extension === '.jsonl'
+      ? text.split(/\r?\n/).map((line, i): [string, string] => [`${file}:${i + 1}`, line]).filter(([, line]) => line.trim() !== '').map(([where, line]) => [where, parseItem(line, where)])
+      : (() => {
+        const json = JSON.parse(text) as unknown;
+        if (!Array.isArray(json)) throw new ReferenceDataError(`${file}: a JSON IUU list is an array of listings`);
+        return json.map((item, i): [string, Record<string, unknown>] => [`${file}: listing ${i + 1}`, item as Record<string, unknown>]);
+      })();
+  return items.map(([where, item]) => {
+    const text = (key: string) => (item[key] === undefined || item[key] === null || String(item[key]).trim() === '' ? null : String(item[key]).trim());
+    const vesselId = text('vessel_id');
+    const ssvid = text('ssvid') ?? text('mmsi');
+    if (vesselId === null && ssvid === null) throw new ReferenceDataError(`${where}: vessel_id or ssvid (mmsi) is required`);
+    const listedFrom = need(item['listed_from'], where, 'listed_from');
+    const listedTo = text('listed_to');
+    for (const [key, day] of [['listed_from', listedFrom], ['listed_to', listedTo]] as const) {
+      if (day !== null && !isDay(day)) throw new ReferenceDataError(`${where}: ${key} "${day}" is not a day (YYYY-MM-DD)`);
+    }
+    if (listedTo !== null && listedTo < listedFrom) throw new ReferenceDataError(`${where}: listed_to ${listedTo} comes before listed_from ${listedFrom}`);
+    return { vesselId, ssvid, shipname: text('shipname'), flag: text('flag')?.toUpperCase() ?? null, listedFrom, listedTo, source: text('source') };
+  });
+}
+
+function parseItem(line: string, where: string): Record<string, unknown> {
+  try {
+    const item = JSON.parse(line) as unknown;
+    if (typeof item === 'object' && item !== null && !Array.isArray(item)) return item as Record<string, unknown>;
+  } catch {
+    // reported below
+  }
+  throw new ReferenceDataError(`${where}: not a JSON object`);
 }

@@ -16,3 +16,19 @@ export interface SelfReportedIdentity {
   /** Events of every dataset carrying this identity. */
   events: number;
 }
+
+/**
+ * One listing of a vessel on an IUU (illegal, unreported, unregulated fishing) vessel list, as
+ * `vessel-events iuu load` reads it: the vessel by its id or by the MMSI it reported.
+ */
+export interface IuuListing {
+  vesselId: string | null;
+  ssvid: string | null;
+  shipname: string | null;
+  flag: string | null;
+  /** YYYY-MM-DD: the day it was listed, and the day it was delisted (null while listed). */
+  listedFrom: string;
+  listedTo: string | null;
+  /** The list, e.g. "IOTC IUU vessel list". */
+  source: string | null;
+}

@@ -15,7 +15,7 @@ const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
 
 export const InsightBodySchema = Type.Object({
   includes: Type.Optional(Type.Array(Type.Unsafe<InsightInclude>({ type: 'string', enum: [...INSIGHT_INCLUDES] }), {
-    description: 'FISHING (the default): apparent fishing in no-take MPAs and in RFMO areas without a known authorization; GAP: AIS switched off; VESSEL-IDENTITY-IUU-VESSEL-LIST is not served yet, and COVERAGE needs positions this service does not hold: both are a 422.',
+    description: 'FISHING (the default): apparent fishing in no-take MPAs and in RFMO areas without a known authorization; GAP: AIS switched off; VESSEL-IDENTITY-IUU-VESSEL-LIST: the vessels\' listings on the loaded IUU vessel list (a 422 when none is loaded); COVERAGE needs positions this service does not hold: a 422.',
     examples: [['FISHING', 'GAP']],
   })),
   startDate: Type.String({ pattern: DATE, description: 'The period\'s first day (YYYY-MM-DD).', 'x-expected': 'a date YYYY-MM-DD', examples: ['2020-01-01'] }),
@@ -37,7 +37,6 @@ export function normalizeInsightRequest(body: Static<typeof InsightBodySchema>, 
   const problems = new ProblemCollector();
   const includes = new Set<InsightInclude>(body.includes ?? ['FISHING']);
   if (includes.has('COVERAGE')) problems.add(spelling('includes'), 'COVERAGE counts the blocks of time with AIS positions, and this service holds events, not positions: leave COVERAGE out');
-  if (includes.has('VESSEL-IDENTITY-IUU-VESSEL-LIST')) problems.add(spelling('includes'), 'VESSEL-IDENTITY-IUU-VESSEL-LIST needs an IUU vessel list, which this service does not hold yet: leave it out');
   for (const [name, value] of [['startDate', body.startDate], ['endDate', body.endDate]] as const) {
     if (parseDateParam(value) === undefined) problems.add(spelling(name), `${spelling(name)} "${value}" is not a date of the calendar (YYYY-MM-DD)`);
   }

@@ -6,7 +6,7 @@ import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
 import type { RegionEntry } from './catalog.ts';
-import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { IuuListing, SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
 /** How busy the engine's connections are. */
 export interface EngineLoad {
@@ -46,6 +46,8 @@ export interface EventStore extends DatasetCatalog {
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
   /** Every self-reported vessel identity of the latest version of each dataset (src/store/vessel-identities.ts). */
   vesselIdentities(): Promise<SelfReportedIdentity[]>;
+  /** The loaded IUU vessel list; undefined when none was loaded (`vessel-events iuu load`). */
+  iuuListings(): Promise<IuuListing[] | undefined>;
   /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
   generation(): string;
   /** True once the store can answer (database open, at least one dataset loaded). */

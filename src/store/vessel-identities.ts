@@ -1,7 +1,7 @@
 // What both engines read for the Vessels API (src/vessels/): every distinct self-reported identity
 // in the latest version of each event dataset, the encounter's second vessel included, as rows of
 // (vessel id, ssvid, name, flag, type, gear type, first seen, last seen, events).
-import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { IuuListing, SelfReportedIdentity } from '../domain/vessel-identity.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 
 /** The latest version of each dataset: the versions `public-global-vessel-identity:latest` reads. */
@@ -36,4 +36,15 @@ export function identitiesOf(rows: readonly unknown[][]): SelfReportedIdentity[]
     }
   }
   return [...byKey.values()];
+}
+
+/** The IUU list's columns, in the order both engines select them. */
+export const IUU_COLUMNS = 'vessel_id, ssvid, shipname, flag, listed_from, listed_to, source';
+
+/** Rows of IUU_COLUMNS as listings. */
+export function iuuListingsOf(rows: readonly unknown[][]): IuuListing[] {
+  return rows.map((r) => ({
+    vesselId: (r[0] as string | null) ?? null, ssvid: (r[1] as string | null) ?? null, shipname: (r[2] as string | null) ?? null, flag: (r[3] as string | null) ?? null,
+    listedFrom: r[4] as string, listedTo: (r[5] as string | null) ?? null, source: (r[6] as string | null) ?? null,
+  }));
 }

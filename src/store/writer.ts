@@ -1,6 +1,7 @@
 // What a load can do to a database, whatever its engine: stage rows, validate and publish them as
 // new dataset versions, and change the reference data. Every change made through one writer
 // becomes visible at once when it commits, or not at all (src/store/engines.ts editDatabase).
+import type { IuuListing } from '../domain/vessel-identity.ts';
 import { DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 
@@ -131,6 +132,8 @@ export interface DatabaseWriter {
   upsertPorts(ports: Port[]): Promise<void>;
   /** Replaces every geometry of one region dataset. */
   replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void>;
+  /** Replaces the IUU vessel list (an empty list is a list loaded with no vessel on it). */
+  replaceIuuList(listings: IuuListing[]): Promise<void>;
   /** Removes one loaded version (latest then falls back to the newest remaining one); its rows. */
   dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number>;
 }

@@ -7,7 +7,9 @@
 // (`gap.intentionalDisabling`).
 import type { EventKind } from '../domain/kinds.ts';
 import { DATASET_ID_BY_KIND } from '../domain/kinds.ts';
-import { notFound } from '../query/errors.ts';
+import { invalid, notFound } from '../query/errors.ts';
+import { VESSEL_DATASET_LATEST } from '../query/vessel-params.ts';
+import type { IuuListing } from '../domain/vessel-identity.ts';
 import type { InsightRequest } from '../query/insight-params.ts';
 import { normalizeListQuery, type NormalizeContext } from '../query/normalize.ts';
 import type { EventStore } from '../store/store.ts';
@@ -76,5 +78,26 @@ export async function vesselInsights(store: EventStore, directory: VesselDirecto
       eventsInNoTakeMpas: inPeriod.entries.filter(inNoTakeMpa).map((e) => e.id),
     };
   }
+  if (request.includes.has('VESSEL-IDENTITY-IUU-VESSEL-LIST')) {
+    const list = await store.iuuListings();
+    if (!list) throw invalid(includesTitle, 'VESSEL-IDENTITY-IUU-VESSEL-LIST reads an IUU vessel list, and none is loaded: load one with "vessel-events iuu load FILE", or leave it out');
+    answer['vesselIdentity'] = { datasets: [VESSEL_DATASET_LATEST], iuuVesselList: iuuInsight(list, directory, ids, period) };
+  }
   return answer;
+}
+
+/**
+ * The vessels' listings: a listing names a vessel by its id, or by an MMSI one of its identities
+ * reported. In the period: the listings that overlap [startDate, endDate).
+ */
+export function iuuInsight(list: readonly IuuListing[], directory: VesselDirectory, vesselIds: readonly string[], period: { startDate: string; endDate: string }): Record<string, unknown> {
+  const ids = new Set(vesselIds);
+  const ssvids = new Set(vesselIds.flatMap((id) => directory.vessel(id)?.identities.map((i) => i.ssvid) ?? []).filter((s) => s !== null));
+  const listed = list.filter((l) => (l.vesselId !== null && ids.has(l.vesselId)) || (l.ssvid !== null && ssvids.has(l.ssvid)));
+  const inPeriod = listed.filter((l) => l.listedFrom < period.endDate && (l.listedTo === null || l.listedTo >= period.startDate));
+  return {
+    valuesInThePeriod: inPeriod.map((l) => ({ from: `${l.listedFrom}T00:00:00Z`, to: l.listedTo === null ? null : `${l.listedTo}T00:00:00Z` })),
+    totalTimesListed: listed.length,
+    totalTimesListedInThePeriod: inPeriod.length,
+  };
 }

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { OPTIONS } from '../../src/config.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
-import { startTestApp, type TestApp } from '../helpers/fixture.ts';
+import { fixtureFromRows, startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 const DATASET = 'public-global-vessel-identity:latest';
 
@@ -67,18 +67,57 @@ describe('vessel insights', () => {
     assert.ok(fishingInPeriod.length > 0, 'the test sees fishing in the period');
   });
 
-  test('FISHING alone by default; COVERAGE and the IUU list are refused, naming includes', async () => {
+  test('FISHING alone by default; COVERAGE is refused, naming includes', async () => {
     const vesselId = t.fixture.records.find((r) => r.kind === 'fishing')!.vessel.id;
     const vessels = [{ datasetId: DATASET, vesselId }];
     const plain = await insights({ startDate: '2017-01-01', endDate: '2025-01-01', vessels });
     assert.equal(plain.statusCode, 200, plain.body);
     assert.deepEqual(Object.keys(plain.json() as object), ['period', 'vesselIdsWithoutIdentity', 'apparentFishing']);
-    for (const include of ['COVERAGE', 'VESSEL-IDENTITY-IUU-VESSEL-LIST']) {
-      const res = await insights({ includes: ['FISHING', include], startDate: '2017-01-01', endDate: '2025-01-01', vessels });
+    const res = await insights({ includes: ['FISHING', 'COVERAGE'], startDate: '2017-01-01', endDate: '2025-01-01', vessels });
+    assert.equal(res.statusCode, 422, res.body);
+    const [message] = (res.json() as { messages: { title: string; detail: string }[] }).messages;
+    assert.equal(message!.title, 'includes');
+    assert.match(message!.detail, /^COVERAGE/);
+  });
+
+  test('the IUU vessel list: listings by id or by a reported MMSI, in the period when they overlap it', async () => {
+    const list = (await t.store.iuuListings())!;
+    assert.ok(list.length >= 3, 'the demo lists a few vessels');
+    const ssvidsOf = new Map<string, Set<string>>();
+    for (const r of t.fixture.records) for (const v of [r.vessel, r.otherVessel]) if (v?.ssvid) (ssvidsOf.get(v.id) ?? ssvidsOf.set(v.id, new Set()).get(v.id)!).add(v.ssvid);
+    const listedVessels = [...ssvidsOf.keys()].filter((id) => list.some((l) => l.vesselId === id || (l.ssvid !== null && ssvidsOf.get(id)!.has(l.ssvid))));
+    assert.ok(listedVessels.length >= 3, `${listedVessels.length} listed vessels among the loaded ones`);
+    for (const [startDate, endDate] of [['2017-01-01', '2025-01-01'], ['2021-01-01', '2022-01-01'], ['2010-01-01', '2011-01-01']] as const) {
+      for (const chosen of [listedVessels, listedVessels.slice(0, 1), listedVessels.slice(1, 3)]) {
+        const res = await insights({ includes: ['VESSEL-IDENTITY-IUU-VESSEL-LIST'], startDate, endDate, vessels: chosen.map((vesselId) => ({ datasetId: DATASET, vesselId })) });
+        assert.equal(res.statusCode, 200, res.body);
+        const listings = list.filter((l) => chosen.some((id) => l.vesselId === id || (l.ssvid !== null && ssvidsOf.get(id)!.has(l.ssvid))));
+        const overlapping = listings.filter((l) => l.listedFrom < endDate && (l.listedTo === null || l.listedTo >= startDate));
+        assert.deepEqual((res.json() as { vesselIdentity: unknown }).vesselIdentity, {
+          datasets: [DATASET],
+          iuuVesselList: {
+            valuesInThePeriod: overlapping.map((l) => ({ from: `${l.listedFrom}T00:00:00Z`, to: l.listedTo && `${l.listedTo}T00:00:00Z` })),
+            totalTimesListed: listings.length,
+            totalTimesListedInThePeriod: overlapping.length,
+          },
+        }, `${startDate} ${endDate} ${chosen.join(',')}`);
+      }
+    }
+  });
+
+  test('without a loaded IUU list, its include is a 422 naming includes', async () => {
+    const fixture = await fixtureFromRows(t.fixture.rows.slice(0, 300));
+    const bare = await startTestApp({ fixture });
+    try {
+      const vesselId = fixture.records[0]!.vessel.id;
+      const res = await bare.app.inject({ method: 'POST', url: '/v3/insights/vessels', headers: bare.auth, payload: { includes: ['VESSEL-IDENTITY-IUU-VESSEL-LIST'], startDate: '2017-01-01', endDate: '2025-01-01', vessels: [{ datasetId: DATASET, vesselId }] } });
       assert.equal(res.statusCode, 422, res.body);
       const [message] = (res.json() as { messages: { title: string; detail: string }[] }).messages;
       assert.equal(message!.title, 'includes');
-      assert.match(message!.detail, new RegExp(`^${include}`));
+      assert.match(message!.detail, /none is loaded: load one with "vessel-events iuu load FILE"/);
+    } finally {
+      await bare.close();
+      fixture.cleanup();
     }
   });
 

@@ -64,6 +64,7 @@ async function buildDatabase(database: Database, demo: { events: number; seed: n
     await w.replaceGroups(reference.groups);
     await w.upsertPorts(reference.ports);
     for (const [dataset, regions] of Object.entries(reference.regions)) await w.replaceRegions(dataset, regions);
+    await w.replaceIuuList(reference.iuu);
   });
 }
 

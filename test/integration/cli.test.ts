@@ -79,6 +79,10 @@ describe('vessel-events CLI', () => {
     assert.match(loaded.stdout, /public-global-fishing-events:v1\t\d+ entries/);
     assert.match((await cli(['groups', 'load', '--db', db, join(out, 'vessel-groups.csv')])).stdout, /^loaded \d+ groups \(\d+ members\)$/m);
     assert.match((await cli(['ports', 'load', '--db', db, join(out, 'ports.json')])).stdout, /^loaded \d+ ports$/m);
+    const iuu = await cli(['iuu', 'load', '--db', db, join(out, 'iuu-list.ndjson')]);
+    assert.match(iuu.stdout, /^loaded an IUU vessel list of \d+ listings$/m, iuu.stderr);
+    writeFileSync(join(out, 'bad-iuu.csv'), 'vessel_id,listed_from\nabc,2020-02-30\n');
+    assert.match((await cli(['iuu', 'load', '--db', db, join(out, 'bad-iuu.csv')])).stderr, /bad-iuu\.csv:2: listed_from "2020-02-30" is not a day/);
     const regions = await cli(['regions', 'load', '--db', db, '--dataset', 'public-eez-areas', join(out, 'regions', 'public-eez-areas.geojson')]);
     assert.match(regions.stdout, /^loaded \d+ regions of public-eez-areas$/m, regions.stderr);
     assert.match((await cli(['regions', 'list', '--db', db, '--dataset', 'public-eez-areas', '--name', 'senegal'])).stdout, /^public-eez-areas\t8371\tSenegal$/m);

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { databaseOption, option } from '../../config.ts';
 import { describeDatabase, editDatabase, listRegions, type Database } from '../../store/engines.ts';
-import { readGroups, readPorts, readRegions } from '../../data/reference-data.ts';
+import { readGroups, readIuuList, readPorts, readRegions } from '../../data/reference-data.ts';
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
@@ -37,6 +37,18 @@ export const portsCommand: Command = {
     const ports = files(action, rest).flatMap(readPorts);
     await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), { onWait: waitingNotice });
     console.log(`loaded ${counted(ports.length, 'port')}`);
+  },
+};
+
+export const iuuCommand: Command = {
+  usage: 'vessel-events iuu load --db PATH|--engine postgres --database-url URL FILE...',
+  summary: 'Load an IUU vessel list, replacing the loaded one: CSV, NDJSON or a JSON array of listings with vessel_id or ssvid (mmsi), listed_from (YYYY-MM-DD), and optionally listed_to, shipname, flag, source. The insights\' VESSEL-IDENTITY-IUU-VESSEL-LIST reads it.',
+  options: ['engine', 'db', 'database-url'],
+  maxArguments: Infinity,
+  async run(flags, [action, ...rest]) {
+    const listings = files(action, rest).flatMap(readIuuList);
+    await editDatabase(databaseOption(flags), (w) => w.replaceIuuList(listings), { onWait: waitingNotice });
+    console.log(`loaded an IUU vessel list of ${counted(listings.length, 'listing')}`);
   },
 };
 

@@ -63,6 +63,7 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   const reference = generator.reference();
   writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);
   writeFileSync(join(options.out, 'ports.json'), JSON.stringify(reference.ports));
+  writeFileSync(join(options.out, 'iuu-list.ndjson'), reference.iuu.map((l) => JSON.stringify({ vessel_id: l.vesselId, ssvid: l.ssvid, shipname: l.shipname, flag: l.flag, listed_from: l.listedFrom, listed_to: l.listedTo, source: l.source })).join('\n') + '\n');
   for (const [dataset, regions] of Object.entries(reference.regions)) {
     const features = regions.map((r) => ({ type: 'Feature', id: r.id, properties: { id: r.id, name: r.name, ...(r.iso3 ? { iso3: r.iso3 } : {}) }, geometry: JSON.parse(r.geometry) }));
     writeFileSync(join(options.out, 'regions', `${dataset}.geojson`), JSON.stringify({ type: 'FeatureCollection', features }));

@@ -8,6 +8,7 @@ import { authorizationStatus, authorizingBodiesOfFaoArea } from './fishery-bodie
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
 import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-data.ts';
+import type { IuuListing } from '../../domain/vessel-identity.ts';
 
 export interface DemoOptions {
   events: number;
@@ -482,6 +483,24 @@ export interface DemoReferenceData {
   groups: GroupMember[];
   ports: PortRecord[];
   regions: Record<string, RegionGeometry[]>;
+  iuu: IuuListing[];
+}
+
+/**
+ * A few of the busiest fishing vessels on an IUU vessel list: listed by id or by MMSI, one twice,
+ * some delisted since, so that the IUU insight has every case to show.
+ */
+function demoIuuList(w: DemoWorld): IuuListing[] {
+  const busiest = w.fleet.filter((v) => v.type === 'fishing').sort((a, b) => b.activity - a.activity || (a.id < b.id ? -1 : 1));
+  const listing = (v: DemoVessel | undefined, by: 'id' | 'ssvid', listedFrom: string, listedTo: string | null): IuuListing[] =>
+    v ? [{ vesselId: by === 'id' ? v.id : null, ssvid: by === 'ssvid' ? v.ssvid : null, shipname: v.name, flag: v.flag, listedFrom, listedTo, source: 'demo IUU vessel list' }] : [];
+  return [
+    ...listing(busiest[1], 'id', '2016-01-01', '2017-06-30'),
+    ...listing(busiest[1], 'id', '2019-03-01', null),
+    ...listing(busiest[3], 'ssvid', '2018-06-15', '2021-12-31'),
+    ...listing(busiest[5], 'id', '2020-01-10', '2022-05-01'),
+    ...listing(busiest[7], 'id', '2023-02-01', null),
+  ];
 }
 export function demoReferenceData(w: DemoWorld): DemoReferenceData {
   const members = (groupId: string, vessels: DemoVessel[]) => vessels.map((v) => ({ groupId, vesselId: v.id }));
@@ -501,6 +520,7 @@ export function demoReferenceData(w: DemoWorld): DemoReferenceData {
       })),
     );
   return {
+    iuu: demoIuuList(w),
     groups: dedupe,
     ports: w.geo.ports.map((p) => ({ id: p.id, name: p.name, flag: p.flag, lat: p.lat, lon: p.lon })),
     regions: {

@@ -29,6 +29,14 @@ const InsightResponseSchema = Type.Object({
     eventsInRfmoWithoutKnownAuthorization: Type.Array(Type.String()),
     eventsInNoTakeMpas: Type.Array(Type.String()),
   }, { description: 'with FISHING' })),
+  vesselIdentity: Type.Optional(Type.Object({
+    datasets: Type.Array(Type.String()),
+    iuuVesselList: Type.Object({
+      valuesInThePeriod: Type.Array(Type.Object({ from: Type.String(), to: Type.Union([Type.String(), Type.Null()], { description: 'null while still listed' }) })),
+      totalTimesListed: Type.Integer(),
+      totalTimesListedInThePeriod: Type.Integer(),
+    }),
+  }, { description: 'with VESSEL-IDENTITY-IUU-VESSEL-LIST' })),
 });
 
 export async function insightRoutes(app: FastifyInstance): Promise<void> {

@@ -22,8 +22,9 @@ import { openPointFiles } from './point-files.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
 import { readVesselIdentities } from './identity-table.ts';
-import { latestVersionIds } from '../vessel-identities.ts';
-import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
+import { tableExists } from './tables.ts';
+import type { IuuListing, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 
 export interface DuckDbStoreOptions {
@@ -154,6 +155,14 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   vesselIdentities(): Promise<SelfReportedIdentity[]> {
     return this.pool.use('heavy', (c) => readVesselIdentities(c, latestVersionIds(this.versions())));
+  }
+
+  iuuListings(): Promise<IuuListing[] | undefined> {
+    return this.pool.use('light', async (c) => {
+      if (!(await tableExists(c, 'iuu_listings'))) return undefined;
+      if ((await readRows(c, `SELECT 1 FROM meta WHERE key = 'iuu_list'`, [])).length === 0) return undefined;
+      return iuuListingsOf(await readRows(c, `SELECT ${IUU_COLUMNS} FROM iuu_listings ORDER BY listed_from, vessel_id, ssvid`, []));
+    });
   }
 
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {

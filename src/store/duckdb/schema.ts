@@ -88,5 +88,7 @@ export const CREATE_SCHEMA = [
   // and readers read it only where it is (versions.ts).
   `ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 VARCHAR`,
   DROP_VESSEL_ENTRIES,
+  // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded.
+  `CREATE TABLE IF NOT EXISTS iuu_listings (vessel_id VARCHAR, ssvid VARCHAR, shipname VARCHAR, flag VARCHAR, listed_from VARCHAR NOT NULL, listed_to VARCHAR, source VARCHAR)`,
 ];
 

@@ -2,8 +2,8 @@
 // snapshot of the catalog (postgres-stores.ts opens a new snapshot when a load commits); the
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
 import { readVesselIdentities } from './vessel-identities.ts';
-import { latestVersionIds } from '../vessel-identities.ts';
-import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
+import type { IuuListing, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
@@ -205,6 +205,15 @@ export class PostgresStore extends Catalog implements EventStore {
 
   vesselIdentities(): Promise<SelfReportedIdentity[]> {
     return this.db.use((c) => readVesselIdentities(c, latestVersionIds(this.versions())));
+  }
+
+  iuuListings(): Promise<IuuListing[] | undefined> {
+    return this.db.use(async (c) => {
+      // A database written before the list has neither the table nor meta's iuu_list.
+      if ((await this.db.rows(c, `SELECT 1 FROM information_schema.tables WHERE table_name = 'iuu_listings' AND table_schema = current_schema()`, [])).length === 0) return undefined;
+      if ((await this.db.rows(c, `SELECT 1 FROM meta WHERE key = 'iuu_list'`, [])).length === 0) return undefined;
+      return iuuListingsOf(await this.db.rows(c, `SELECT ${IUU_COLUMNS} FROM iuu_listings ORDER BY listed_from, vessel_id, ssvid`, []));
+    });
   }
 
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {

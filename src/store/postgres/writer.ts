@@ -3,6 +3,7 @@
 // One writer at a time: it holds a session advisory lock, and a second one waits for it. Events
 // are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
 // copied in; the reference data is written directly.
+import type { IuuListing } from '../../domain/vessel-identity.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -122,6 +123,16 @@ export class PostgresWriter implements EngineWriter {
       'INSERT INTO vessel_groups SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING',
       [members.map((m) => m.groupId), members.map((m) => m.vesselId)],
     );
+  }
+
+  async replaceIuuList(listings: IuuListing[]): Promise<void> {
+    await this.client.query('DELETE FROM iuu_listings');
+    const column = (pick: (l: IuuListing) => string | null) => listings.map(pick);
+    await this.client.query(
+      'INSERT INTO iuu_listings SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])',
+      [column((l) => l.vesselId), column((l) => l.ssvid), column((l) => l.shipname), column((l) => l.flag), column((l) => l.listedFrom), column((l) => l.listedTo), column((l) => l.source)],
+    );
+    await this.client.query(`INSERT INTO meta VALUES ('iuu_list', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [new Date().toISOString()]);
   }
 
   async upsertPorts(ports: Port[]): Promise<void> {
