@@ -11,7 +11,7 @@ const GFWR_REGION_SOURCES = { 'public-eez-areas': 'EEZ', 'public-mpa-all': 'MPA'
 const $ = (id) => document.getElementById(id);
 
 /** What the page holds; exposed for tests and the console. */
-const state = { region: null, box: null, entries: new Map(), chart: null, total: null, shown: 0, timeseries: [], ready: false, kindsOfDataset: new Map() };
+const state = { region: null, box: null, entries: new Map(), chart: null, total: null, shown: 0, timeseries: [], ready: false, kindsOfDataset: new Map(), vessel: null };
 window.explorer = state;
 
 // The token stays in this browser only.
@@ -26,11 +26,14 @@ async function api(path, body) {
   });
   if (!res.ok) {
     let detail = `HTTP ${res.status}`;
+    let messages = [];
     try {
       const error = await res.json();
       detail = error.messages.map((m) => `${m.title}: ${m.detail}`).join('; ');
+      messages = error.messages;
     } catch { /* not the API's JSON error */ }
-    throw new Error(detail);
+    // Callers tell a missing dataset (404) or a refused query (422) from other failures.
+    throw Object.assign(new Error(detail), { status: res.status, messages });
   }
   return res.json();
 }
@@ -75,6 +78,9 @@ const map = new maplibregl.Map({
   zoom: 1.2,
 });
 const empty = () => ({ type: 'FeatureCollection', features: [] });
+const kindColor = ['match', ['get', 'type'], ...Object.entries(COLORS).flat(), '#555'];
+/** Layers added later (a vessel's track) wait for the map's style. */
+const mapLoaded = new Promise((resolve) => map.on('load', resolve));
 
 map.on('load', () => {
   map.addSource('region', { type: 'geojson', data: empty() });
@@ -87,13 +93,16 @@ map.on('load', () => {
     id: 'events', type: 'circle', source: 'events',
     paint: {
       'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 2.5, 6, 5],
-      'circle-color': ['match', ['get', 'type'], ...Object.entries(COLORS).flat(), '#555'],
+      'circle-color': kindColor,
       'circle-stroke-color': '#fff', 'circle-stroke-width': 0.5,
     },
   });
-  map.on('click', 'events', (e) => showEntry(e.features[0].properties.id));
-  map.on('mouseenter', 'events', () => { map.getCanvas().style.cursor = 'pointer'; });
-  map.on('mouseleave', 'events', () => { map.getCanvas().style.cursor = ''; });
+  // A vessel's points come and go with its panel; MapLibre skips a listener's layer while it is absent.
+  for (const layer of ['events', 'vessel-points']) {
+    map.on('click', layer, (e) => showEntry(e.features[0].properties.id));
+    map.on('mouseenter', layer, () => { map.getCanvas().style.cursor = 'pointer'; });
+    map.on('mouseleave', layer, () => { map.getCanvas().style.cursor = ''; });
+  }
   state.ready = true;
 });
 state.map = map;
@@ -106,7 +115,7 @@ for (const [kind, color] of Object.entries(COLORS)) {
 }
 
 function showEntry(id) {
-  const entry = state.entries.get(id);
+  const entry = state.entries.get(id) ?? state.vessel?.entries.get(id);
   if (!entry) return;
   $('entry-json').textContent = JSON.stringify(entry, null, 2);
   $('entry').hidden = false;
@@ -321,4 +330,296 @@ for (const button of document.querySelectorAll('[data-copy]')) {
   });
 }
 
-loadDatasets();
+// Vessels: a search box, and a panel with one vessel's identity, insights and events joined as a track.
+const VESSEL_DATASET = 'public-global-vessel-identity:latest';
+/** The most events a vessel's track joins, the first by start. */
+const VESSEL_EVENTS_LIMIT = 2000;
+/** Typing pauses this long before a search: one request per word typed, not per key. */
+const SEARCH_DELAY_MS = 250;
+const yearOf = (isoDate) => Number(isoDate.slice(0, 4));
+const dayOf = (isoDate) => (isoDate ? isoDate.slice(0, 10) : '');
+/** The last time a vessel was seen under an identity; an identity still seen has only its start. */
+const lastSeen = (info) => info.transmissionDateTo ?? info.transmissionDateFrom;
+
+let searchTimer = null;
+/** Counts searches, so that a slow answer to an earlier query never replaces a later one's. */
+let searchesAsked = 0;
+
+$('vessel-query').addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(searchVessels, SEARCH_DELAY_MS);
+});
+
+async function searchVessels() {
+  const query = $('vessel-query').value.trim();
+  const asked = ++searchesAsked;
+  if (query.length < 3) return showVesselResults(query, [], query ? 'Type at least 3 characters.' : '');
+  if (!$('token').value.trim()) return showVesselResults(query, [], 'Paste a token first (vessel-events token create).', true);
+  $('vessel-search-note').textContent = 'Searching…';
+  try {
+    const page = await api(`../v3/vessels/search?${new URLSearchParams({ query, limit: '10' })}`);
+    if (asked !== searchesAsked) return;
+    const more = page.total > page.entries.length ? `; the first ${page.entries.length} listed` : '';
+    showVesselResults(query, page.entries, page.total ? `${page.total.toLocaleString('en')} vessels match${more}.` : 'No vessel matches.');
+  } catch (e) {
+    if (asked !== searchesAsked) return;
+    // A refused query (422) says in its first message what to change.
+    showVesselResults(query, [], e.status === 422 && e.messages[0] ? e.messages[0].detail : e.message, true);
+  }
+}
+
+function showVesselResults(query, vessels, note, isError = false) {
+  $('vessel-search-note').textContent = note;
+  $('vessel-search-note').classList.toggle('error', isError);
+  $('vessel-results').replaceChildren(...vessels.map(vesselResult));
+  // The query the list answers, for tests and the console.
+  $('vessel-results').dataset.query = query;
+}
+
+function yearsSeen(info) {
+  return `${yearOf(info.transmissionDateFrom)}-${yearOf(lastSeen(info))}`;
+}
+
+function vesselResult(vessel) {
+  const latest = vessel.selfReportedInfo[0];
+  const name = document.createElement('strong');
+  name.textContent = latest.shipname ?? 'unnamed';
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.append(name, ` ${[latest.flag, latest.ssvid, yearsSeen(latest)].filter(Boolean).join(' · ')}`);
+  button.addEventListener('click', () => showVessel(latest.id));
+  const li = document.createElement('li');
+  li.append(button);
+  return li;
+}
+
+/** Counts vessels opened, so that a slow answer for one vessel never fills another's panel. */
+let vesselsOpened = 0;
+
+function vesselIdOfHash() {
+  const match = /^#vessel=(.+)$/.exec(window.location.hash);
+  return match ? decodeURIComponent(match[1]) : null;
+}
+
+function openVesselOfHash() {
+  const id = vesselIdOfHash();
+  if (id && id !== state.vessel?.id) showVessel(id);
+}
+window.addEventListener('hashchange', () => {
+  if (vesselIdOfHash()) openVesselOfHash();
+  else if (state.vessel) closeVessel();
+});
+// A link to a vessel opened before the token was pasted: the vessel shows once it is.
+$('token').addEventListener('change', () => {
+  const id = vesselIdOfHash();
+  if (id && !state.vessel?.identity) showVessel(id);
+});
+
+async function showVessel(id) {
+  const opened = ++vesselsOpened;
+  const isCurrent = () => opened === vesselsOpened;
+  state.vessel = { id, identity: null, insights: null, entries: new Map(), total: null, loaded: false };
+  // The panel's address, to link to or reload; replaced, so Back leaves the explorer as before.
+  window.history.replaceState(null, '', `#vessel=${encodeURIComponent(id)}`);
+  resetVesselPanel(id);
+  if (!$('token').value.trim()) {
+    vesselNote('vessel-summary', 'Paste a token first (vessel-events token create).', true);
+  } else {
+    await Promise.all([showVesselIdentity(id, isCurrent), showVesselEvents(id, isCurrent)]);
+  }
+  if (isCurrent()) state.vessel.loaded = true;
+}
+
+function resetVesselPanel(id) {
+  $('vessel-name').textContent = id;
+  vesselNote('vessel-summary', 'Asking…');
+  vesselNote('vessel-insights-note', '');
+  vesselNote('vessel-events-note', '');
+  $('vessel-identity').tBodies[0].replaceChildren();
+  $('vessel-insights').tBodies[0].replaceChildren();
+  $('vessel').hidden = false;
+}
+
+function vesselNote(id, text, isError = false) {
+  $(id).textContent = text;
+  $(id).classList.toggle('error', isError);
+}
+
+function tableRow(cells) {
+  const row = document.createElement('tr');
+  for (const cell of cells) {
+    const td = document.createElement('td');
+    td.textContent = cell ?? '';
+    row.append(td);
+  }
+  return row;
+}
+
+async function showVesselIdentity(id, isCurrent) {
+  let vessel;
+  try {
+    vessel = await api(`../v3/vessels/${encodeURIComponent(id)}`);
+  } catch (e) {
+    if (isCurrent()) vesselNote('vessel-summary', e.message, true);
+    return;
+  }
+  if (!isCurrent()) return;
+  state.vessel.identity = vessel;
+  writeVesselIdentity(id, vessel);
+  await showVesselInsights(id, vessel, isCurrent);
+}
+
+function writeVesselIdentity(id, vessel) {
+  $('vessel-name').textContent = vessel.selfReportedInfo[0]?.shipname ?? 'unnamed';
+  const shiptypes = vessel.combinedSourcesInfo[0]?.shiptypes.map((t) => t.name) ?? [];
+  vesselNote('vessel-summary', `${shiptypes.length ? shiptypes.join(', ') : 'Type unknown'} · vessel id ${id}`);
+  const rows = vessel.selfReportedInfo.map((info) => tableRow([info.shipname, info.ssvid, info.flag, dayOf(info.transmissionDateFrom), dayOf(lastSeen(info))]));
+  $('vessel-identity').tBodies[0].replaceChildren(...rows);
+}
+
+/** Whole years, from the first year the vessel was seen to the end of the last. */
+function periodSeen(vessel) {
+  const infos = vessel.selfReportedInfo;
+  const first = Math.min(...infos.map((info) => yearOf(info.transmissionDateFrom)));
+  const last = Math.max(...infos.map((info) => yearOf(lastSeen(info))));
+  return { startDate: `${first}-01-01`, endDate: `${last + 1}-01-01` };
+}
+
+async function askVesselInsights(id, period) {
+  const body = (includes) => ({ includes, ...period, vessels: [{ datasetId: VESSEL_DATASET, vesselId: id }] });
+  try {
+    return await api('../v3/insights/vessels', body(['FISHING', 'GAP']));
+  } catch (e) {
+    // With no gaps loaded the GAP include is a 404: fishing alone still answers.
+    if (e.status !== 404) throw e;
+    return api('../v3/insights/vessels', body(['FISHING']));
+  }
+}
+
+async function showVesselInsights(id, vessel, isCurrent) {
+  if (!vessel.selfReportedInfo.length) return vesselNote('vessel-insights-note', 'No period: the vessel has no identity.', true);
+  const period = periodSeen(vessel);
+  vesselNote('vessel-insights-note', 'Asking…');
+  try {
+    const insights = await askVesselInsights(id, period);
+    if (!isCurrent()) return;
+    state.vessel.insights = insights;
+    writeVesselInsights(insights, period);
+  } catch (e) {
+    if (isCurrent()) vesselNote('vessel-insights-note', e.message, true);
+  }
+}
+
+/** The period's counters the panel shows: [member of the answer, counter, label]. */
+const INSIGHT_COUNTERS = [
+  ['apparentFishing', 'events', 'Apparent fishing events'],
+  ['apparentFishing', 'eventsInNoTakeMPAs', 'in no-take MPAs'],
+  ['apparentFishing', 'eventsInRFMOWithoutKnownAuthorization', 'in RFMO areas without a known authorization'],
+  ['gap', 'events', 'AIS gaps'],
+  ['gap', 'eventsGapOff', 'with AIS turned off'],
+];
+
+function writeVesselInsights(insights, period) {
+  const rows = INSIGHT_COUNTERS.filter(([member]) => insights[member]).map(([member, counter, label]) => {
+    const row = tableRow([label, insights[member].periodSelectedCounters[counter].toLocaleString('en')]);
+    row.cells[1].dataset.counter = `${member}.${counter}`;
+    return row;
+  });
+  $('vessel-insights').tBodies[0].replaceChildren(...rows);
+  vesselNote('vessel-insights-note', `${period.startDate} to ${period.endDate} (excluded)${insights.gap ? '' : '; no AIS gaps are loaded'}.`);
+}
+
+async function showVesselEvents(id, isCurrent) {
+  vesselNote('vessel-events-note', 'Asking…');
+  try {
+    await Promise.all([datasetsLoaded, mapLoaded]);
+    const datasets = [...state.kindsOfDataset.keys()];
+    if (!datasets.length) return vesselNote('vessel-events-note', 'No event dataset is loaded.', true);
+    const query = new URLSearchParams({ datasets: datasets.join(','), vessels: id, limit: String(VESSEL_EVENTS_LIMIT), offset: '0', sort: '+start' });
+    const page = await api(`../v3/events?${query}`);
+    if (!isCurrent()) return;
+    state.vessel.entries = new Map(page.entries.map((entry) => [entry.id, entry]));
+    state.vessel.total = page.total;
+    const drawn = drawVesselTrack(page.entries);
+    const more = page.total > page.entries.length ? `; the first ${page.entries.length.toLocaleString('en')} by start` : '';
+    vesselNote('vessel-events-note', page.total
+      ? `${page.total.toLocaleString('en')} events${more}, ${drawn.toLocaleString('en')} on the map joined in time order. Click a point for its entry.`
+      : 'No events.');
+  } catch (e) {
+    if (isCurrent()) vesselNote('vessel-events-note', e.message, true);
+  }
+}
+
+/** The entries' points and the line through them in start order, drawn and fitted; returns the number of points. */
+function drawVesselTrack(entries) {
+  const points = entries.filter((e) => e.position).map((e) => ({
+    type: 'Feature', geometry: { type: 'Point', coordinates: [e.position.lon, e.position.lat] }, properties: { id: e.id, type: e.type },
+  }));
+  const line = continuousLongitudes(points.map((p) => p.geometry.coordinates));
+  const track = line.length > 1 ? { type: 'Feature', properties: {}, geometry: { type: 'LineString', coordinates: line } } : empty();
+  setVesselLayers(track, { type: 'FeatureCollection', features: points });
+  if (line.length) {
+    const panelWidth = $('vessel').offsetWidth;
+    map.fitBounds(boundsOfPoints(line), { padding: { top: 40, bottom: 40, left: panelWidth + 40, right: 40 }, maxZoom: 7 });
+  }
+  return points.length;
+}
+
+/**
+ * Longitudes shifted by whole turns so that no step spans more than 180°: a track over the
+ * antimeridian then crosses it, instead of running back across the whole map.
+ */
+function continuousLongitudes(coordinates) {
+  const line = [];
+  for (const [lon, lat] of coordinates) {
+    const previous = line.at(-1)?.[0] ?? lon;
+    line.push([lon + 360 * Math.round((previous - lon) / 360), lat]);
+  }
+  return line;
+}
+
+function boundsOfPoints(coordinates) {
+  let [w, s, e, n] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of coordinates) [w, s, e, n] = [Math.min(w, x), Math.min(s, y), Math.max(e, x), Math.max(n, y)];
+  return [[w, s], [e, n]];
+}
+
+function setVesselLayers(track, points) {
+  if (map.getSource('vessel-points')) {
+    map.getSource('vessel-track').setData(track);
+    map.getSource('vessel-points').setData(points);
+    return;
+  }
+  map.addSource('vessel-track', { type: 'geojson', data: track });
+  map.addSource('vessel-points', { type: 'geojson', data: points });
+  map.addLayer({ id: 'vessel-track', type: 'line', source: 'vessel-track', paint: { 'line-color': '#14202b', 'line-width': 1.5, 'line-opacity': 0.7 } });
+  map.addLayer({
+    id: 'vessel-points', type: 'circle', source: 'vessel-points',
+    paint: {
+      'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 3.5, 6, 6],
+      'circle-color': kindColor,
+      'circle-stroke-color': '#14202b', 'circle-stroke-width': 1,
+    },
+  });
+}
+
+function removeVesselLayers() {
+  for (const id of ['vessel-points', 'vessel-track']) {
+    if (map.getLayer(id)) map.removeLayer(id);
+    if (map.getSource(id)) map.removeSource(id);
+  }
+}
+
+function closeVessel() {
+  // Answers still on their way for the closed vessel are dropped.
+  vesselsOpened++;
+  state.vessel = null;
+  $('vessel').hidden = true;
+  removeVesselLayers();
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+}
+$('vessel-close').addEventListener('click', closeVessel);
+
+/** Resolved once the event datasets are known: a vessel's events are asked of all of them. */
+const datasetsLoaded = loadDatasets();
+openVesselOfHash();

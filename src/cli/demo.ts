@@ -26,6 +26,7 @@ export async function createDemoDatabase(database: Database, events: number, see
       await writer.upsertPorts(reference.ports);
       for (const [dataset, regions] of Object.entries(reference.regions)) await writer.replaceRegions(dataset, regions);
       await writer.replaceIuuList(reference.iuu);
+      await writer.replaceRegistry(reference.registry);
       progress.phase('publishing');
       return published;
     }, memoryLimit ? { memoryLimit } : {});

@@ -6,7 +6,7 @@ import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
 import { didYouMean } from '../query/suggest.ts';
 import { cleanCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
-import { groupsCommand, iuuCommand, portsCommand, regionsCommand } from './commands/reference.ts';
+import { groupsCommand, iuuCommand, portsCommand, regionsCommand, vesselsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';
 import { tokenCommand } from './commands/token.ts';
 
@@ -22,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   groups: groupsCommand,
   ports: portsCommand,
   iuu: iuuCommand,
+  vessels: vesselsCommand,
   regions: regionsCommand,
   token: tokenCommand,
 };

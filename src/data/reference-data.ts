@@ -1,9 +1,9 @@
 // Reference data loaded beside the events (decisions section 9): vessel groups, ports, region
-// geometries and an IUU vessel list. Files are small; each is parsed and checked here, and a bad item names its place.
+// geometries, an IUU vessel list and a vessel registry. Files are small; each is parsed and checked here, and a bad item names its place.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isRegionDataset, REGION_DATASETS } from '../domain/regions.ts';
-import type { IuuListing } from '../domain/vessel-identity.ts';
+import type { IuuListing, RegistryAuthorization, RegistryRecord } from '../domain/vessel-identity.ts';
 
 export class ReferenceDataError extends Error {}
 
@@ -167,19 +167,8 @@ const isDay = (text: string) => DAY.test(text) && new Date(`${text}T00:00:00Z`).
  * `shipname`, `flag`, `source` (docs/api.md, "Vessel insights").
  */
 export function readIuuList(file: string): IuuListing[] {
-  const text = readFileSync(file, 'utf8');
-  const extension = extname(file).toLowerCase();
-  const items: [string, Record<string, unknown>][] = extension === '.csv'
-    ? parseCsv(text).map((r, i) => [`${file}:${i + 2}`, r])
-    : extension === '.ndjson' || extension === '.jsonl'
-      ? text.split(/\r?\n/).map((line, i): [string, string] => [`${file}:${i + 1}`, line]).filter(([, line]) => line.trim() !== '').map(([where, line]) => [where, parseItem(line, where)])
-      : (() => {
-        const json = JSON.parse(text) as unknown;
-        if (!Array.isArray(json)) throw new ReferenceDataError(`${file}: a JSON IUU list is an array of listings`);
-        return json.map((item, i): [string, Record<string, unknown>] => [`${file}: listing ${i + 1}`, item as Record<string, unknown>]);
-      })();
-  return items.map(([where, item]) => {
-    const text = (key: string) => (item[key] === undefined || item[key] === null || String(item[key]).trim() === '' ? null : String(item[key]).trim());
+  return itemsOf(file).map(([where, item]) => {
+    const text = textOf(item);
     const vesselId = text('vessel_id');
     const ssvid = text('ssvid') ?? text('mmsi');
     if (vesselId === null && ssvid === null) throw new ReferenceDataError(`${where}: vessel_id or ssvid (mmsi) is required`);
@@ -201,4 +190,75 @@ function parseItem(line: string, where: string): Record<string, unknown> {
     // reported below
   }
   throw new ReferenceDataError(`${where}: not a JSON object`);
+}
+
+/** The items of a CSV (header row), NDJSON (`.ndjson`, `.jsonl`) or JSON array file, each with where it is. */
+function itemsOf(file: string): [string, Record<string, unknown>][] {
+  const text = readFileSync(file, 'utf8');
+  const extension = extname(file).toLowerCase();
+  if (extension === '.csv') return parseCsv(text).map((r, i) => [`${file}:${i + 2}`, r]);
+  if (extension === '.ndjson' || extension === '.jsonl') {
+    return text.split(/\r?\n/).map((line, i): [string, string] => [`${file}:${i + 1}`, line]).filter(([, line]) => line.trim() !== '').map(([where, line]) => [where, parseItem(line, where)]);
+  }
+  const json = JSON.parse(text) as unknown;
+  if (!Array.isArray(json)) throw new ReferenceDataError(`${file}: a JSON file here is an array of items`);
+  return json.map((item, i): [string, Record<string, unknown>] => [`${file}: item ${i + 1}`, item as Record<string, unknown>]);
+}
+
+/** A member as trimmed text, or null when absent or empty. */
+const textOf = (item: Record<string, unknown>) => (key: string): string | null =>
+  item[key] === undefined || item[key] === null || String(item[key]).trim() === '' ? null : String(item[key]).trim();
+
+/** A list member: an array in JSON, `|`-separated text in CSV. */
+function listOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((v) => String(v).trim()).filter((v) => v !== '');
+  if (value === undefined || value === null) return [];
+  return String(value).split('|').map((v) => v.trim()).filter((v) => v !== '');
+}
+
+/**
+ * A vessel registry: one record per row or item, in CSV, NDJSON or a JSON array
+ * (docs/api.md, "A vessel registry file"). `vessel_id` names the vessel of the events the record
+ * belongs to; lists (`geartypes`, `source_code`, `authorizations`) are arrays in JSON and
+ * `|`-separated in CSV, an authorization written `SOURCE:FROM:TO` (dates may be empty).
+ */
+export function readRegistry(file: string): RegistryRecord[] {
+  return itemsOf(file).map(([where, item]) => {
+    const text = textOf(item);
+    const day = (key: string) => {
+      const value = text(key);
+      if (value !== null && !isDay(value)) throw new ReferenceDataError(`${where}: ${key} "${value}" is not a day (YYYY-MM-DD)`);
+      return value;
+    };
+    const number = (key: string) => {
+      const value = text(key);
+      if (value === null) return null;
+      const n = Number(value);
+      if (!Number.isFinite(n) || n < 0) throw new ReferenceDataError(`${where}: ${key} "${value}" is not a number of 0 or more`);
+      return n;
+    };
+    const authorizations = (Array.isArray(item['authorizations']) ? item['authorizations'] : listOf(item['authorizations'])).map((a, i): RegistryAuthorization => {
+      const [sourceCode, dateFrom, dateTo] = typeof a === 'string' ? a.split(':').map((p) => p.trim()) : [(a as Record<string, unknown>)['source_code'], (a as Record<string, unknown>)['date_from'], (a as Record<string, unknown>)['date_to']].map((p) => (p === undefined || p === null ? '' : String(p).trim()));
+      if (!sourceCode) throw new ReferenceDataError(`${where}: authorization ${i + 1} has no source (SOURCE:FROM:TO)`);
+      for (const d of [dateFrom, dateTo]) if (d && !isDay(d)) throw new ReferenceDataError(`${where}: authorization ${i + 1} has "${d}", not a day (YYYY-MM-DD)`);
+      return { sourceCode, dateFrom: dateFrom || null, dateTo: dateTo || null };
+    });
+    const owner = text('owner');
+    return {
+      vesselId: need(item['vessel_id'], where, 'vessel_id'),
+      ssvid: text('ssvid') ?? text('mmsi'),
+      imo: text('imo'),
+      callsign: text('callsign')?.toUpperCase() ?? null,
+      shipname: text('shipname'),
+      flag: text('flag')?.toUpperCase() ?? null,
+      geartypes: listOf(item['geartypes']).map((g) => g.toUpperCase()),
+      lengthM: number('length_m'),
+      tonnageGt: number('tonnage_gt'),
+      sourceCode: listOf(item['source_code']),
+      dateFrom: day('date_from'),
+      dateTo: day('date_to'),
+      owner: owner === null ? null : { name: owner, flag: text('owner_flag')?.toUpperCase() ?? null, dateFrom: day('owner_date_from'), dateTo: day('owner_date_to') },
+      authorizations,
+    };
+  });
 }

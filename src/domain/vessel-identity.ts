@@ -32,3 +32,33 @@ export interface IuuListing {
   /** The list, e.g. "IOTC IUU vessel list". */
   source: string | null;
 }
+
+/** A vessel's public authorization to fish in an RFMO's area, from a registry. */
+export interface RegistryAuthorization {
+  /** The RFMO or list that publishes it, e.g. ICCAT. */
+  sourceCode: string;
+  dateFrom: string | null;
+  dateTo: string | null;
+}
+
+/**
+ * One registry record of a vessel, as `vessel-events vessels load` reads it: the identity a
+ * registry gives it over a span of time, and optionally its owner and authorizations then.
+ */
+export interface RegistryRecord {
+  vesselId: string;
+  ssvid: string | null;
+  imo: string | null;
+  callsign: string | null;
+  shipname: string | null;
+  flag: string | null;
+  geartypes: string[];
+  lengthM: number | null;
+  tonnageGt: number | null;
+  sourceCode: string[];
+  /** YYYY-MM-DD: when the record held. */
+  dateFrom: string | null;
+  dateTo: string | null;
+  owner: { name: string; flag: string | null; dateFrom: string | null; dateTo: string | null } | null;
+  authorizations: RegistryAuthorization[];
+}

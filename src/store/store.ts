@@ -6,7 +6,7 @@ import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
 import type { RegionEntry } from './catalog.ts';
-import type { IuuListing, SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
 /** How busy the engine's connections are. */
 export interface EngineLoad {
@@ -48,6 +48,8 @@ export interface EventStore extends DatasetCatalog {
   vesselIdentities(): Promise<SelfReportedIdentity[]>;
   /** The loaded IUU vessel list; undefined when none was loaded (`vessel-events iuu load`). */
   iuuListings(): Promise<IuuListing[] | undefined>;
+  /** The loaded vessel registry's records (none when no registry was loaded). */
+  vesselRegistry(): Promise<RegistryRecord[]>;
   /** Changes with every load of anything (events, groups, ports, regions): answers may differ across it. */
   generation(): string;
   /** True once the store can answer (database open, at least one dataset loaded). */

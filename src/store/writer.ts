@@ -1,7 +1,7 @@
 // What a load can do to a database, whatever its engine: stage rows, validate and publish them as
 // new dataset versions, and change the reference data. Every change made through one writer
 // becomes visible at once when it commits, or not at all (src/store/engines.ts editDatabase).
-import type { IuuListing } from '../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord } from '../domain/vessel-identity.ts';
 import { DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 
@@ -134,6 +134,8 @@ export interface DatabaseWriter {
   replaceRegions(dataset: string, regions: RegionGeometry[]): Promise<void>;
   /** Replaces the IUU vessel list (an empty list is a list loaded with no vessel on it). */
   replaceIuuList(listings: IuuListing[]): Promise<void>;
+  /** Replaces the vessel registry. */
+  replaceRegistry(records: RegistryRecord[]): Promise<void>;
   /** Removes one loaded version (latest then falls back to the newest remaining one); its rows. */
   dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number>;
 }

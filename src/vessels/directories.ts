@@ -6,10 +6,10 @@ import { VesselDirectory } from './directory.ts';
 
 const built = new WeakMap<object, Promise<VesselDirectory>>();
 
-export function vesselDirectory(store: Pick<EventStore, 'vesselIdentities'>): Promise<VesselDirectory> {
+export function vesselDirectory(store: Pick<EventStore, 'vesselIdentities' | 'vesselRegistry'>): Promise<VesselDirectory> {
   let directory = built.get(store);
   if (!directory) {
-    directory = store.vesselIdentities().then((identities) => new VesselDirectory(identities));
+    directory = Promise.all([store.vesselIdentities(), store.vesselRegistry()]).then(([identities, registry]) => new VesselDirectory(identities, registry));
     built.set(store, directory);
     directory.catch(() => built.delete(store));
   }

@@ -6,7 +6,7 @@
 // are kept as one text per form (compact, and folded with single spaces), one line per identity,
 // and found with the engine's string search; identifiers, names and flags have maps
 // (docs/performance.md, "Vessel search").
-import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
 import type { WhereExpression } from '../query/vessel-where.ts';
 import { foldedName, nameWords, normalizedShipname } from './names.ts';
 
@@ -17,7 +17,22 @@ export interface Vessel {
   id: string;
   /** Its identities, the latest first (by last seen). */
   identities: SelfReportedIdentity[];
+  /** Its registry records, the latest first (by the end of their span, an open span first). */
+  registry: RegistryRecord[];
 }
+
+/** What `where` compares: a self-reported identity or a registry record. */
+type Described = { ssvid: string | null; shipname: string | null; flag: string | null; imo?: string | null; callsign?: string | null };
+
+/** A vessel's match level against the registry: SEVERAL_FIELDS with registry records, else NO_MATCH. */
+export function matchLevel(vessel: Vessel): 'SEVERAL_FIELDS' | 'NO_MATCH' {
+  return vessel.registry.length > 0 ? 'SEVERAL_FIELDS' : 'NO_MATCH';
+}
+
+const latestFirst = (a: RegistryRecord, b: RegistryRecord) => {
+  const [ea, eb] = [a.dateTo ?? '9999', b.dateTo ?? '9999'];
+  return ea !== eb ? (ea > eb ? -1 : 1) : (a.dateFrom ?? '') > (b.dateFrom ?? '') ? -1 : (a.dateFrom ?? '') < (b.dateFrom ?? '') ? 1 : 0;
+};
 
 export interface VesselCriteria {
   /** Free text of at least 3 characters: an identifier, or a name or part of one. */
@@ -75,12 +90,17 @@ export class VesselDirectory {
   private readonly bySsvid = new Map<string, number[]>();
   private readonly byName = new Map<string, number[]>();
   private readonly byFlag = new Map<string, number[]>();
+  private readonly byImo = new Map<string, number[]>();
+  private readonly byCallsign = new Map<string, number[]>();
   /** Names without spaces or punctuation (FRIOFORWIN), and folded with single spaces (FRIO FORWIN). */
   private readonly compact: Lines;
   private readonly spaced: Lines;
   private readonly ssvids: Lines;
 
-  constructor(identities: readonly SelfReportedIdentity[]) {
+  /** Registry records of vessels no loaded event carries are left out: the directory is the events' vessels. */
+  constructor(identities: readonly SelfReportedIdentity[], registry: readonly RegistryRecord[] = []) {
+    const records = new Map<string, RegistryRecord[]>();
+    for (const r of registry) (records.get(r.vesselId) ?? records.set(r.vesselId, []).get(r.vesselId)!).push(r);
     const grouped = new Map<string, SelfReportedIdentity[]>();
     for (const i of identities) {
       const list = grouped.get(i.vesselId);
@@ -93,7 +113,7 @@ export class VesselDirectory {
     const keyed: { name: string; vessel: Vessel }[] = [];
     for (const [id, list] of grouped) {
       if (list.length > 1) list.sort((a, b) => (a.lastSeen === b.lastSeen ? (a.firstSeen < b.firstSeen ? -1 : 1) : a.lastSeen > b.lastSeen ? -1 : 1));
-      keyed.push({ name: normalized.get(list[0]!) ?? '', vessel: { id, identities: list } });
+      keyed.push({ name: normalized.get(list[0]!) ?? '', vessel: { id, identities: list, registry: (records.get(id) ?? []).sort(latestFirst) } });
     }
     // Name, then id: compared apart, as a joined key (a string built per vessel) took a second to sort at 10M.
     keyed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.vessel.id < b.vessel.id ? -1 : a.vessel.id > b.vessel.id ? 1 : 0));
@@ -121,6 +141,19 @@ export class VesselDirectory {
           add(this.bySsvid, i.ssvid, n);
         }
         if (i.flag !== null) add(this.byFlag, i.flag.toUpperCase(), n);
+      }
+      for (const r of v.registry) {
+        if (r.shipname !== null) {
+          const name = normalizedShipname(r.shipname);
+          compact.push(name);
+          spaced.push(foldedName(r.shipname));
+          nameOwners.push(n);
+          add(this.byName, name, n);
+        }
+        if (r.ssvid !== null) add(this.bySsvid, r.ssvid, n);
+        if (r.flag !== null) add(this.byFlag, r.flag, n);
+        if (r.imo !== null) add(this.byImo, r.imo, n);
+        if (r.callsign !== null) add(this.byCallsign, r.callsign, n);
       }
     });
     this.compact = new Lines(compact, nameOwners);
@@ -155,6 +188,7 @@ export class VesselDirectory {
     const id = this.byId.get(query);
     if (id !== undefined) offer(id, 0);
     for (const n of this.bySsvid.get(query) ?? []) offer(n, 0);
+    for (const n of [...(this.byImo.get(query) ?? []), ...(this.byCallsign.get(query.toUpperCase()) ?? [])]) offer(n, 0);
     const name = normalizedShipname(query);
     if (name !== '') {
       for (const [line, at] of this.compact.find(name)) {
@@ -191,7 +225,7 @@ export class VesselDirectory {
       if (e.op === 'or') return new Set(e.operands.flatMap((o) => [...this.matching(o)]));
       // The smallest operand's vessels, each then checked against the whole expression.
       const sets = e.operands.map((o) => this.matching(o)).sort((a, b) => a.size - b.size);
-      return new Set([...sets[0]!].filter((n) => this.vessels[n]!.identities.some((i) => satisfies(i, e))));
+      return new Set([...sets[0]!].filter((n) => describedBy(this.vessels[n]!).some((d) => satisfies(d, e))));
     }
     const value = e.value.trim();
     switch (e.field) {
@@ -201,16 +235,22 @@ export class VesselDirectory {
         return new Set(this.bySsvid.get(value) ?? []);
       case 'flag':
         return new Set(this.byFlag.get(value.toUpperCase()) ?? []);
-      // The events report neither; a registry would (docs/api.md, "Vessels").
+      // The events report neither: only a loaded registry gives them.
       case 'imo':
+        return new Set(this.byImo.get(value) ?? []);
       case 'callsign':
-        return new Set();
+        return new Set(this.byCallsign.get(value.toUpperCase()) ?? []);
     }
   }
 }
 
-/** Whether one identity meets the whole expression (a vessel matches when one of its identities does). */
-function satisfies(identity: SelfReportedIdentity, e: WhereExpression): boolean {
+/** Everything that describes a vessel for `where`: its identities and its registry records. */
+function describedBy(v: Vessel): Described[] {
+  return [...v.identities, ...v.registry];
+}
+
+/** Whether one identity or registry record meets the whole expression (a vessel matches when one of them does). */
+function satisfies(identity: Described, e: WhereExpression): boolean {
   switch (e.op) {
     case 'and':
       return e.operands.every((o) => satisfies(identity, o));
@@ -226,8 +266,9 @@ function satisfies(identity: SelfReportedIdentity, e: WhereExpression): boolean 
         case 'flag':
           return identity.flag !== null && identity.flag.toUpperCase() === value.toUpperCase();
         case 'imo':
+          return (identity.imo ?? null) === value;
         case 'callsign':
-          return false;
+          return identity.callsign !== undefined && identity.callsign !== null && identity.callsign.toUpperCase() === value.toUpperCase();
       }
     }
   }

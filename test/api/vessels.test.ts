@@ -146,6 +146,33 @@ describe('the Vessels API', () => {
     assert.ok(counted.size > 0);
   });
 
+  test('the registry: found by IMO and call sign, its records, owners and authorizations, its match level', async () => {
+    const registry = await t.store.vesselRegistry();
+    const loaded = new Set(t.fixture.records.flatMap((r) => [r.vessel.id, r.otherVessel?.id]));
+    const record = registry.find((r) => loaded.has(r.vesselId) && r.authorizations.length > 0) ?? registry.find((r) => loaded.has(r.vesselId))!;
+    assert.ok(record, 'the demo registers some loaded vessels');
+    const byImo = (await get(`/v3/vessels/search?query=${record.imo}`)).json() as Search;
+    assert.equal(byImo.entries[0]!.selfReportedInfo[0]!.id, record.vesselId);
+    const byCallsign = (await get(`/v3/vessels/search?where=${encodeURIComponent(`callsign = '${record.callsign!.toLowerCase()}' AND imo = '${record.imo}'`)}`)).json() as Search;
+    assert.deepEqual(byCallsign.entries.map((e) => e.selfReportedInfo[0]!.id), [record.vesselId]);
+    const item = (await get(`/v3/vessels/${record.vesselId}`)).json() as Item & { registryInfo: Record<string, unknown>[]; registryOwners: Record<string, unknown>[]; registryPublicAuthorizations: Record<string, unknown>[] };
+    const records = registry.filter((r) => r.vesselId === record.vesselId);
+    assert.equal(item.registryInfoTotalRecords, records.length);
+    assert.deepEqual(item.registryInfo.map((i) => [i['imo'], i['callsign'], i['shipname'], i['flag'], i['ssvid'], i['lengthM'], i['tonnageGt'], i['geartypes']]),
+      records.map((r) => [r.imo, r.callsign, r.shipname, r.flag, r.ssvid, r.lengthM, r.tonnageGt, r.geartypes]));
+    assert.deepEqual(item.registryOwners.map((o) => o['name']), [...new Set(records.filter((r) => r.owner).map((r) => r.owner!.name))]);
+    assert.deepEqual(item.registryPublicAuthorizations.map((a) => (a['sourceCode'] as string[])[0]).sort(), records.flatMap((r) => r.authorizations.map((a) => a.sourceCode)).sort());
+    assert.equal(item.selfReportedInfo[0]!.matchFields, 'SEVERAL_FIELDS');
+    // match-fields keeps the vessels at the levels asked for.
+    const registered = new Set(registry.map((r) => r.vesselId));
+    for (const [level, want] of [['SEVERAL_FIELDS', true], ['NO_MATCH', false]] as const) {
+      const found = (await get(`/v3/vessels/search?where=${encodeURIComponent(`flag = '${record.flag}'`)}&match-fields=${level}&limit=50`)).json() as Search;
+      for (const e of found.entries) assert.equal(registered.has(e.selfReportedInfo[0]!.id), want, level);
+    }
+    const latestOnly = (await get(`/v3/vessels/${record.vesselId}?registries-info-data=NONE`)).json() as Item;
+    assert.equal(latestOnly.registryInfo.length, 1);
+  });
+
   test('bad input: a JSON error naming the parameter', async () => {
     const cases: [string, number, string][] = [
       ['/v3/vessels/search?query=ab', 422, 'query'],

@@ -11,7 +11,11 @@ import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 const OUTPUT = join(import.meta.dirname, '../../test-output');
 
-type Explorer = { ready: boolean; total: number | null; shown: number; box: number[] | null; timeseries: unknown[]; map: { queryRenderedFeatures(o: object): { properties: { id: string }; geometry: { coordinates: [number, number] } }[]; project(c: [number, number]): { x: number; y: number }; loaded(): boolean } };
+type Explorer = {
+  ready: boolean; total: number | null; shown: number; box: number[] | null; timeseries: unknown[];
+  vessel: { id: string; loaded: boolean } | null;
+  map: { queryRenderedFeatures(o: object): { properties: { id: string }; geometry: { coordinates: [number, number] } }[]; project(c: [number, number]): { x: number; y: number }; loaded(): boolean; getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined };
+};
 declare global { interface Window { explorer: Explorer } }
 
 describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () => {
@@ -133,6 +137,65 @@ describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () =>
     assert.ok(body.geometry, 'the box travels in the body');
     assert.match(await page.$eval('#python', (e) => e.textContent ?? ''), /client\.events\.get_events\(\n {4}datasets=\["public-global-fishing-events:latest"\]/);
     assert.match(await page.$eval('#r', (e) => e.textContent ?? ''), /gfw_event\(\n {2}event_type = "FISHING"[\s\S]*region_source = "USER_SHAPEFILE"/);
+    assert.deepEqual(errors, [], 'no page errors and no failed requests');
+  });
+
+  test('a vessel found by name: its identity, its insights, and its events joined as a track', async () => {
+    type Identity = { id: string; shipname: string; transmissionDateFrom: string; transmissionDateTo: string | null };
+    const apiGet = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url, headers: t.auth });
+      assert.equal(res.statusCode, 200, res.body);
+      return res.json() as Record<string, unknown>;
+    };
+    // A loaded vessel that the first word of its name (3 characters or more) finds first.
+    const listed = (await apiGet('/v3/events?datasets=public-global-fishing-events:latest&limit=200&offset=0')).entries as { vessel: { id: string; name: string } }[];
+    let vessel: { id: string; word: string } | undefined;
+    for (const { vessel: { id, name } } of listed) {
+      const word = name.split(/\s+/)[0]!;
+      if (word.length < 3) continue;
+      const found = (await apiGet(`/v3/vessels/search?query=${encodeURIComponent(word)}&limit=10`)).entries as { selfReportedInfo: Identity[] }[];
+      if (found[0]?.selfReportedInfo[0]?.id === id) {
+        vessel = { id, word };
+        break;
+      }
+    }
+    assert.ok(vessel, 'a vessel found first by the first word of its name');
+    const identities = (await apiGet(`/v3/vessels/${vessel.id}`)).selfReportedInfo as Identity[];
+
+    await page.type('#vessel-query', vessel.word);
+    await page.waitForFunction((word) => document.getElementById('vessel-results')!.dataset.query === word && document.querySelectorAll('#vessel-results button').length > 0, { timeout: 10000 }, vessel.word);
+    await page.click('#vessel-results li:first-child button');
+    await page.waitForFunction((id) => window.explorer.vessel?.id === id && window.explorer.vessel.loaded, { timeout: 30000 }, vessel.id);
+
+    assert.equal(await page.$eval('#vessel-name', (e) => e.textContent), identities[0]!.shipname);
+    assert.ok((await page.$eval('#vessel-identity', (e) => e.textContent ?? '')).includes(identities[0]!.shipname));
+    assert.equal(await page.evaluate(() => window.location.hash), `#vessel=${vessel.id}`);
+
+    // The counters cover the years the vessel was seen, as the API counts them.
+    const first = Math.min(...identities.map((i) => Number(i.transmissionDateFrom.slice(0, 4))));
+    const last = Math.max(...identities.map((i) => Number((i.transmissionDateTo ?? i.transmissionDateFrom).slice(0, 4))));
+    const insights = await t.app.inject({
+      method: 'POST', url: '/v3/insights/vessels', headers: t.auth,
+      payload: { includes: ['FISHING', 'GAP'], startDate: `${first}-01-01`, endDate: `${last + 1}-01-01`, vessels: [{ datasetId: 'public-global-vessel-identity:latest', vesselId: vessel.id }] },
+    });
+    assert.equal(insights.statusCode, 200, insights.body);
+    const counters: Record<string, string> = Object.fromEntries(await page.$$eval('#vessel-insights [data-counter]', (cells) => cells.map((c) => [(c as HTMLElement).dataset.counter!, c.textContent ?? ''])));
+    assert.equal(Object.keys(counters).length, 5, JSON.stringify(counters));
+    for (const [name, text] of Object.entries(counters)) assert.match(text, /^\d[\d,]*$/, `${name}: ${text}`);
+    const answer = insights.json() as { apparentFishing: { periodSelectedCounters: { events: number } }; gap: { periodSelectedCounters: { events: number } } };
+    assert.equal(Number(counters['apparentFishing.events']!.replaceAll(',', '')), answer.apparentFishing.periodSelectedCounters.events);
+    assert.equal(Number(counters['gap.events']!.replaceAll(',', '')), answer.gap.periodSelectedCounters.events);
+
+    // The same list of events, asked of the API: one point on the map for each, up to the page's 2,000.
+    const datasets = ((await apiGet('/readyz')).latest as string[]).map((name) => `${name.slice(0, name.lastIndexOf(':'))}:latest`);
+    const { total } = await apiGet(`/v3/events?datasets=${datasets.join(',')}&vessels=${vessel.id}&limit=1&offset=0&sort=%2Bstart`) as { total: number };
+    assert.ok(total > 0);
+    const points = await page.evaluate(async () => (await window.explorer.map.getSource('vessel-points')!.getData()).features.length);
+    assert.equal(points, Math.min(total, 2000));
+
+    await page.click('#vessel-close');
+    assert.equal(await page.$eval('#vessel', (e) => (e as HTMLElement).hidden), true);
+    assert.equal(await page.evaluate(() => window.explorer.map.getSource('vessel-points') === undefined && window.explorer.map.getSource('vessel-track') === undefined), true);
     assert.deepEqual(errors, [], 'no page errors and no failed requests');
   });
 });

@@ -65,6 +65,7 @@ async function buildDatabase(database: Database, demo: { events: number; seed: n
     await w.upsertPorts(reference.ports);
     for (const [dataset, regions] of Object.entries(reference.regions)) await w.replaceRegions(dataset, regions);
     await w.replaceIuuList(reference.iuu);
+    await w.replaceRegistry(reference.registry);
   });
 }
 

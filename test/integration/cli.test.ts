@@ -81,6 +81,10 @@ describe('vessel-events CLI', () => {
     assert.match((await cli(['ports', 'load', '--db', db, join(out, 'ports.json')])).stdout, /^loaded \d+ ports$/m);
     const iuu = await cli(['iuu', 'load', '--db', db, join(out, 'iuu-list.ndjson')]);
     assert.match(iuu.stdout, /^loaded an IUU vessel list of \d+ listings$/m, iuu.stderr);
+    const registry = await cli(['vessels', 'load', '--db', db, join(out, 'vessel-registry.ndjson')]);
+    assert.match(registry.stdout, /^loaded a vessel registry of \d+ records \(\d+ vessels\)$/m, registry.stderr);
+    writeFileSync(join(out, 'bad-registry.csv'), 'vessel_id,imo,length_m\nabc,1234567,long\n');
+    assert.match((await cli(['vessels', 'load', '--db', db, join(out, 'bad-registry.csv')])).stderr, /bad-registry\.csv:2: length_m "long" is not a number/);
     writeFileSync(join(out, 'bad-iuu.csv'), 'vessel_id,listed_from\nabc,2020-02-30\n');
     assert.match((await cli(['iuu', 'load', '--db', db, join(out, 'bad-iuu.csv')])).stderr, /bad-iuu\.csv:2: listed_from "2020-02-30" is not a day/);
     const regions = await cli(['regions', 'load', '--db', db, '--dataset', 'public-eez-areas', join(out, 'regions', 'public-eez-areas.geojson')]);

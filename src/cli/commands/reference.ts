@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { databaseOption, option } from '../../config.ts';
 import { describeDatabase, editDatabase, listRegions, type Database } from '../../store/engines.ts';
-import { readGroups, readIuuList, readPorts, readRegions } from '../../data/reference-data.ts';
+import { readGroups, readIuuList, readPorts, readRegions, readRegistry } from '../../data/reference-data.ts';
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
@@ -49,6 +49,18 @@ export const iuuCommand: Command = {
     const listings = files(action, rest).flatMap(readIuuList);
     await editDatabase(databaseOption(flags), (w) => w.replaceIuuList(listings), { onWait: waitingNotice });
     console.log(`loaded an IUU vessel list of ${counted(listings.length, 'listing')}`);
+  },
+};
+
+export const vesselsCommand: Command = {
+  usage: 'vessel-events vessels load --db PATH|--engine postgres --database-url URL FILE...',
+  summary: 'Load a vessel registry, replacing the loaded one: CSV, NDJSON or a JSON array of records with vessel_id and optionally ssvid, imo, callsign, shipname, flag, geartypes, length_m, tonnage_gt, source_code, date_from, date_to, owner, owner_flag, owner_date_from, owner_date_to, authorizations (docs/api.md, "A vessel registry file"). The Vessels API gives its records, owners and authorizations.',
+  options: ['engine', 'db', 'database-url'],
+  maxArguments: Infinity,
+  async run(flags, [action, ...rest]) {
+    const records = files(action, rest).flatMap(readRegistry);
+    await editDatabase(databaseOption(flags), (w) => w.replaceRegistry(records), { onWait: waitingNotice });
+    console.log(`loaded a vessel registry of ${counted(records.length, 'record')} (${counted(new Set(records.map((r) => r.vesselId)).size, 'vessel')})`);
   },
 };
 

@@ -8,7 +8,7 @@ import { authorizationStatus, authorizingBodiesOfFaoArea } from './fishery-bodie
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
 import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-data.ts';
-import type { IuuListing } from '../../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 
 export interface DemoOptions {
   events: number;
@@ -484,6 +484,45 @@ export interface DemoReferenceData {
   ports: PortRecord[];
   regions: Record<string, RegionGeometry[]>;
   iuu: IuuListing[];
+  registry: RegistryRecord[];
+}
+
+/** A number drawn from the vessel's id, so that the registry leaves the events' random draws alone. */
+function drawn(id: string, salt: string, modulo: number): number {
+  return hash('sha256', `${salt}:${id}`, 'buffer').readUInt32BE(0) % modulo;
+}
+
+/** An IMO number: six digits and the check digit IMO defines (each digit times 7..2, summed, mod 10). */
+function imoNumber(id: string): string {
+  const digits = String(1_000_000 + drawn(id, 'imo', 9_000_000)).slice(0, 6).split('').map(Number);
+  const check = digits.reduce((sum, d, i) => sum + d * (7 - i), 0) % 10;
+  return `${digits.join('')}${check}`;
+}
+
+const OWNER_WORDS = ['OCEAN', 'PACIFIC', 'ATLANTIC', 'BLUE', 'NORTH', 'SOUTHERN', 'GOLDEN', 'STAR'];
+const OWNER_KINDS = ['FISHERIES CO LTD', 'MARINE SA', 'SEAFOOD GROUP', 'SHIPPING INC', 'PESCA SL'];
+
+/**
+ * The registry of the demo's large vessels (carriers, and the busiest tenth of the fishing fleet):
+ * IMO numbers, call signs, lengths and tonnage, an owner, and the authorizations their events list
+ * as publicly listed. Drawn from each vessel's id, so the events do not change with it.
+ */
+function demoRegistry(w: DemoWorld): RegistryRecord[] {
+  const fishing = w.fleet.filter((v) => v.type === 'fishing').sort((a, b) => b.activity - a.activity || (a.id < b.id ? -1 : 1));
+  const large = [...w.fleet.filter((v) => v.type === 'carrier'), ...fishing.slice(0, Math.ceil(fishing.length / 10))];
+  return large.map((v) => {
+    const carrier = v.type === 'carrier';
+    const lengthM = carrier ? 90 + drawn(v.id, 'length', 60) : 40 + drawn(v.id, 'length', 50);
+    return {
+      vesselId: v.id, ssvid: v.ssvid, imo: imoNumber(v.id),
+      callsign: `${(v.flag ?? 'XX').slice(0, 1)}${String.fromCharCode(65 + drawn(v.id, 'cs', 26))}${String(1000 + drawn(v.id, 'csn', 9000))}`,
+      shipname: v.name, flag: v.flag, geartypes: v.gear_type ? [v.gear_type.toUpperCase()] : [],
+      lengthM, tonnageGt: Math.round(lengthM ** 2.6 / 40), sourceCode: ['DEMO-REGISTRY'],
+      dateFrom: '2015-01-01', dateTo: null,
+      owner: { name: `${OWNER_WORDS[drawn(v.id, 'ow', OWNER_WORDS.length)]} ${OWNER_KINDS[drawn(v.id, 'ok', OWNER_KINDS.length)]}`, flag: v.flag, dateFrom: '2015-01-01', dateTo: null },
+      authorizations: v.public_authorizations.filter((a) => String(a.has_publicly_listed_authorization) === 'true').map((a) => ({ sourceCode: a.rfmo, dateFrom: '2017-01-01', dateTo: '2024-12-31' })),
+    };
+  });
 }
 
 /**
@@ -521,6 +560,7 @@ export function demoReferenceData(w: DemoWorld): DemoReferenceData {
     );
   return {
     iuu: demoIuuList(w),
+    registry: demoRegistry(w),
     groups: dedupe,
     ports: w.geo.ports.map((p) => ({ id: p.id, name: p.name, flag: p.flag, lat: p.lat, lon: p.lon })),
     regions: {

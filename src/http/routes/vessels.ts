@@ -8,9 +8,9 @@ import {
   checkVesselAccess, normalizeVesselLookup, normalizeVesselSearch, VESSEL_DATASET_LATEST, VesselByIdParamsSchema, VesselByIdQuerySchema, VesselListQuerySchema, VesselSearchQuerySchema, writeCursor,
   type VesselLookup,
 } from '../../query/vessel-params.ts';
-import { MATCH_LEVEL, vesselItem } from '../../shape/vessel-item.ts';
+import { vesselItem, type RegistryDetail } from '../../shape/vessel-item.ts';
 import { vesselDirectory } from '../../vessels/directories.ts';
-import type { Vessel, VesselDirectory } from '../../vessels/directory.ts';
+import { matchLevel, type Vessel, type VesselDirectory } from '../../vessels/directory.ts';
 import { accessOf } from '../auth.ts';
 import { answerFromCache, etagOf } from '../caching.ts';
 import { requestReader } from '../read-request.ts';
@@ -94,10 +94,10 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     const { vesselId } = request.params as { vesselId: string };
     const lookup = normalizeVesselLookup({ ...params, ids: [vesselId] }, spelling);
     const store = pinnedStore(request);
-    if (answerFromCache(request, reply, etagOf({ operation: 'vessel', generation: store.generation(), asked: { vesselId, levels: [...(lookup.matchLevels ?? [])].sort() } }), options.cacheMaxAgeSeconds)) return reply;
+    if (answerFromCache(request, reply, etagOf({ operation: 'vessel', generation: store.generation(), asked: { vesselId, levels: [...(lookup.matchLevels ?? [])].sort(), detail: params.registriesInfoData ?? 'ALL' } }), options.cacheMaxAgeSeconds)) return reply;
     const [vessel] = vesselsOf(await vesselDirectory(store), lookup, 'vesselId');
-    if (!vessel) throw notFound(spelling('matchFields'), `vessel "${vesselId}" matched no registry, so it is not at the levels ${spelling('matchFields')} asks for`);
-    return reply.type('application/json').send(JSON.stringify(vesselItem(vessel)));
+    if (!vessel) throw notFound(spelling('matchFields'), `vessel "${vesselId}" is not at the levels ${spelling('matchFields')} asks for`);
+    return reply.type('application/json').send(JSON.stringify(vesselItem(vessel, undefined, (params.registriesInfoData ?? 'ALL') as RegistryDetail)));
   });
 
   app.get('/vessels', {
@@ -111,9 +111,9 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     checkVesselAccess(accessOf(request));
     const lookup = normalizeVesselLookup(params, spelling);
     const store = pinnedStore(request);
-    if (answerFromCache(request, reply, etagOf({ operation: 'vessels', generation: store.generation(), asked: { ids: lookup.ids, levels: [...(lookup.matchLevels ?? [])].sort() } }), options.cacheMaxAgeSeconds)) return reply;
+    if (answerFromCache(request, reply, etagOf({ operation: 'vessels', generation: store.generation(), asked: { ids: lookup.ids, levels: [...(lookup.matchLevels ?? [])].sort(), detail: params.registriesInfoData ?? 'ALL' } }), options.cacheMaxAgeSeconds)) return reply;
     const vessels = vesselsOf(await vesselDirectory(store), lookup, spelling('ids'));
-    return reply.type('application/json').send(JSON.stringify({ metadata: { datasets: [VESSEL_DATASET_LATEST] }, total: vessels.length, entries: vessels.map((v) => vesselItem(v)) }));
+    return reply.type('application/json').send(JSON.stringify({ metadata: { datasets: [VESSEL_DATASET_LATEST] }, total: vessels.length, entries: vessels.map((v) => vesselItem(v, undefined, (params.registriesInfoData ?? 'ALL') as RegistryDetail)) }));
   });
 }
 
@@ -127,7 +127,7 @@ function vesselsOf(directory: VesselDirectory, lookup: VesselLookup, title: stri
   return keepLevels(lookup.ids.map((id) => directory.vessel(id)!), lookup.matchLevels);
 }
 
-/** match-fields: every vessel here is NO_MATCH (no registry loaded), so a level filter keeps all or none. */
+/** match-fields: the vessels at those levels (SEVERAL_FIELDS with registry records, else NO_MATCH). */
 function keepLevels(vessels: Vessel[], levels: ReadonlySet<string> | undefined): Vessel[] {
-  return !levels || levels.has(MATCH_LEVEL) ? vessels : [];
+  return !levels ? vessels : vessels.filter((v) => levels.has(matchLevel(v)));
 }

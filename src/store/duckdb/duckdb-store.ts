@@ -24,7 +24,7 @@ import { readRegionVersions } from './region-table.ts';
 import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import { tableExists } from './tables.ts';
-import type { IuuListing, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 
 export interface DuckDbStoreOptions {
@@ -162,6 +162,13 @@ export class DuckDbStore extends Catalog implements EventStore {
       if (!(await tableExists(c, 'iuu_listings'))) return undefined;
       if ((await readRows(c, `SELECT 1 FROM meta WHERE key = 'iuu_list'`, [])).length === 0) return undefined;
       return iuuListingsOf(await readRows(c, `SELECT ${IUU_COLUMNS} FROM iuu_listings ORDER BY listed_from, vessel_id, ssvid`, []));
+    });
+  }
+
+  vesselRegistry(): Promise<RegistryRecord[]> {
+    return this.pool.use('light', async (c) => {
+      if (!(await tableExists(c, 'vessel_registry'))) return [];
+      return (await readRows(c, `SELECT record FROM vessel_registry`, [])).map((r) => JSON.parse(r[0] as string) as RegistryRecord);
     });
   }
 

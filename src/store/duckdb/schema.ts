@@ -89,6 +89,8 @@ export const CREATE_SCHEMA = [
   `ALTER TABLE region_geometries ADD COLUMN IF NOT EXISTS iso3 VARCHAR`,
   DROP_VESSEL_ENTRIES,
   // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded.
+  // The vessel registry (`vessel-events vessels load`): each record as JSON (src/domain/vessel-identity.ts), read whole.
+  `CREATE TABLE IF NOT EXISTS vessel_registry (vessel_id VARCHAR NOT NULL, record VARCHAR NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS iuu_listings (vessel_id VARCHAR, ssvid VARCHAR, shipname VARCHAR, flag VARCHAR, listed_from VARCHAR NOT NULL, listed_to VARCHAR, source VARCHAR)`,
 ];
 

@@ -26,7 +26,7 @@ import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
 import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
-import type { IuuListing } from '../../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
 
 const CHUNK_ROWS = 2048;
@@ -387,6 +387,13 @@ export class DuckDbWriter implements EngineWriter {
       await c.run(`DELETE FROM iuu_listings`);
       await this.insertRows('iuu_listings', listings.map((l) => [l.vesselId, l.ssvid, l.shipname, l.flag, l.listedFrom, l.listedTo, l.source]));
       await c.run(`INSERT OR REPLACE INTO meta VALUES ('iuu_list', ?)`, [new Date().toISOString()]);
+    });
+  }
+
+  async replaceRegistry(records: RegistryRecord[]): Promise<void> {
+    await this.inTransaction(async (c) => {
+      await c.run(`DELETE FROM vessel_registry`);
+      await this.insertRows('vessel_registry', records.map((r) => [r.vesselId, JSON.stringify(r)]));
     });
   }
 

@@ -3,7 +3,7 @@
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
 import { readVesselIdentities } from './vessel-identities.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
-import type { IuuListing, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
@@ -213,6 +213,13 @@ export class PostgresStore extends Catalog implements EventStore {
       if ((await this.db.rows(c, `SELECT 1 FROM information_schema.tables WHERE table_name = 'iuu_listings' AND table_schema = current_schema()`, [])).length === 0) return undefined;
       if ((await this.db.rows(c, `SELECT 1 FROM meta WHERE key = 'iuu_list'`, [])).length === 0) return undefined;
       return iuuListingsOf(await this.db.rows(c, `SELECT ${IUU_COLUMNS} FROM iuu_listings ORDER BY listed_from, vessel_id, ssvid`, []));
+    });
+  }
+
+  vesselRegistry(): Promise<RegistryRecord[]> {
+    return this.db.use(async (c) => {
+      if ((await this.db.rows(c, `SELECT 1 FROM information_schema.tables WHERE table_name = 'vessel_registry' AND table_schema = current_schema()`, [])).length === 0) return [];
+      return (await this.db.rows(c, 'SELECT record FROM vessel_registry', [])).map((r) => JSON.parse(r[0] as string) as RegistryRecord);
     });
   }
 

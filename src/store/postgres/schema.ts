@@ -83,6 +83,8 @@ export const CREATE_SCHEMA = [
   'CREATE TABLE IF NOT EXISTS event_cells (version_id smallint NOT NULL, cell_key integer NOT NULL, PRIMARY KEY (version_id, cell_key))',
   'CREATE TABLE IF NOT EXISTS event_cell_versions (version_id smallint PRIMARY KEY)',
   // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded. A reference table on Citus.
+  // The vessel registry (`vessel-events vessels load`): each record as JSON, read whole. A reference table on Citus.
+  `CREATE TABLE IF NOT EXISTS vessel_registry (vessel_id ${TEXT} NOT NULL, record text NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS iuu_listings (vessel_id ${TEXT}, ssvid ${TEXT}, shipname text, flag text, listed_from text NOT NULL, listed_to text, source text)`,
   // A lookup by id, a vessel's history and a time window each read an index, never the table;
   // region filters read a GIN index of the layer's ids, polygons the GiST index of the points.

@@ -3,7 +3,7 @@
 // One writer at a time: it holds a session advisory lock, and a second one waits for it. Events
 // are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
 // copied in; the reference data is written directly.
-import type { IuuListing } from '../../domain/vessel-identity.ts';
+import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -133,6 +133,11 @@ export class PostgresWriter implements EngineWriter {
       [column((l) => l.vesselId), column((l) => l.ssvid), column((l) => l.shipname), column((l) => l.flag), column((l) => l.listedFrom), column((l) => l.listedTo), column((l) => l.source)],
     );
     await this.client.query(`INSERT INTO meta VALUES ('iuu_list', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [new Date().toISOString()]);
+  }
+
+  async replaceRegistry(records: RegistryRecord[]): Promise<void> {
+    await this.client.query('DELETE FROM vessel_registry');
+    await this.client.query('INSERT INTO vessel_registry SELECT * FROM unnest($1::text[], $2::text[])', [records.map((r) => r.vesselId), records.map((r) => JSON.stringify(r))]);
   }
 
   async upsertPorts(ports: Port[]): Promise<void> {
