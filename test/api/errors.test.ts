@@ -27,8 +27,8 @@ describe('errors, in the GFW shape with exact bodies', () => {
       const secret = t.tokens.create('fishing-only', ['public-global-fishing-events']);
       return t.app.inject({ url: '/v3/events?datasets=public-global-port-visits-c2-events:latest&limit=1&offset=0', headers: { authorization: `Bearer ${secret}` } });
     }, 403, { statusCode: 403, error: 'Forbidden', messages: [{ title: 'Forbidden', detail: 'Insufficient permissions for public-global-port-visits-c2-events:latest datasets' }] }],
-    ['an unknown route', () => t.app.inject({ url: '/v3/vessels', headers: t.auth }), 404,
-      { statusCode: 404, error: 'Not Found', messages: [{ title: 'Not Found', detail: 'no route GET /v3/vessels; see /docs' }] }],
+    ['an unknown route', () => t.app.inject({ url: '/v3/4wings/report', headers: t.auth }), 404,
+      { statusCode: 404, error: 'Not Found', messages: [{ title: 'Not Found', detail: 'no route GET /v3/4wings/report; see /docs' }] }],
     ['an unknown version', () => t.app.inject({ url: '/v3/events?datasets=public-global-fishing-events:v1&limit=1&offset=0', headers: t.auth }), 404,
       { statusCode: 404, error: 'Not Found', messages: [{ title: 'datasets', detail: 'dataset "public-global-fishing-events:v1" has no version "v1" (loaded versions: v20240101)' }] }],
     ['an unknown dataset', () => t.app.inject({ url: '/v3/events?datasets=public-global-whales:latest&limit=1&offset=0', headers: t.auth }), 404,

@@ -155,7 +155,7 @@ describe('the Vessels API', () => {
     assert.equal(byImo.entries[0]!.selfReportedInfo[0]!.id, record.vesselId);
     const byCallsign = (await get(`/v3/vessels/search?where=${encodeURIComponent(`callsign = '${record.callsign!.toLowerCase()}' AND imo = '${record.imo}'`)}`)).json() as Search;
     assert.deepEqual(byCallsign.entries.map((e) => e.selfReportedInfo[0]!.id), [record.vesselId]);
-    const item = (await get(`/v3/vessels/${record.vesselId}`)).json() as Item & { registryInfo: Record<string, unknown>[]; registryOwners: Record<string, unknown>[]; registryPublicAuthorizations: Record<string, unknown>[] };
+    const item = (await get(`/v3/vessels/${record.vesselId}`)).json() as Omit<Item, 'registryInfo' | 'registryOwners' | 'registryPublicAuthorizations'> & { registryInfo: Record<string, unknown>[]; registryOwners: Record<string, unknown>[]; registryPublicAuthorizations: Record<string, unknown>[] };
     const records = registry.filter((r) => r.vesselId === record.vesselId);
     assert.equal(item.registryInfoTotalRecords, records.length);
     assert.deepEqual(item.registryInfo.map((i) => [i['imo'], i['callsign'], i['shipname'], i['flag'], i['ssvid'], i['lengthM'], i['tonnageGt'], i['geartypes']]),

@@ -99,6 +99,7 @@ export function hostileRequest(seed: number, token: string): HostileRequest {
     return { method: r.pick(['GET', 'GET', 'POST', 'OPTIONS', 'DELETE', 'HEAD']), path, headers: { ...auth } };
   }
   if (kind <= 6) return plausibleRequest(r, auth);
+  if (kind >= 18) return vesselRequest(r, auth);
   const post = r.chance(0.45);
   const path = kind === 1 ? `/v3/events/${encodeValue(r, r.pick(['c2f0967e061f99a01793edac065de003', 'nope', ...VALUES.slice(0, 20)]))}` : r.pick(PATHS);
   const pairs: string[] = [];
@@ -128,6 +129,28 @@ export function hostileRequest(seed: number, token: string): HostileRequest {
     ]);
   }
   return request;
+}
+
+const WHERE = [
+  "shipname = 'DON TITO'", "(flag = 'CHN' OR mmsi = '412000001') AND imo = '9076260'", '(((((((', "'", "shipname = '", "flag = 'CHN' AND", 'length > 3',
+  "shipname LIKE '%A%'", `${'('.repeat(500)}flag = 'A'${')'.repeat(500)}`, `flag = '${'A'.repeat(3000)}'`, "callsign = \"x\"\"y\"", '\u0000', 'AND OR AND',
+];
+const VESSEL_NAMES = ['query', 'where', 'since', 'limit', 'datasets[0]', 'dataset', 'includes[0]', 'match-fields[0]', 'registries-info-data', 'binary', 'ids', 'ids[0]', 'vessel-groups'];
+
+/** The Vessels API and insights: searches with hostile `where` texts and cursors, lookups of odd ids, insight bodies of every shape. */
+function vesselRequest(r: Random, auth: Record<string, string>): HostileRequest {
+  if (r.chance(0.3)) {
+    const vessels = r.pick([[], [{ datasetId: 'public-global-vessel-identity:latest', vesselId: r.pick(VALUES) }], Array.from({ length: r.int(40, 80) }, () => ({ datasetId: r.pick(DATASETS), vesselId: 'x' })), 'x', null, [{}]]);
+    const body = { includes: r.pick([['FISHING'], ['GAP', 'COVERAGE'], ['VESSEL-IDENTITY-IUU-VESSEL-LIST'], [], 'FISHING', [r.pick(VALUES)]]), startDate: r.pick(VALUES), endDate: r.pick(VALUES), vessels };
+    const text = r.pick([JSON.stringify(body), JSON.stringify({ ...body, startDate: '2019-01-01', endDate: '2021-01-01' }), '{', JSON.stringify(nested(r.int(30, 300)))]);
+    return { method: 'POST', path: r.pick(['/v3/insights/vessels', '/api/v3/insights/vessels']), headers: { ...auth, 'content-type': 'application/json' }, body: text };
+  }
+  const path = r.pick(['/v3/vessels/search', '/v3/vessels/search', '/v3/vessels', `/v3/vessels/${encodeValue(r, r.pick(VALUES))}`]);
+  const pairs: string[] = [];
+  if (path.endsWith('search') && r.chance(0.8)) pairs.push(r.chance(0.5) ? `query=${encodeValue(r, r.pick(VALUES))}` : `where=${encodeValue(r, r.pick(WHERE))}`);
+  if (path === '/v3/vessels' && r.chance(0.8)) pairs.push(`ids=${encodeValue(r, r.pick(VALUES))}`);
+  for (let i = 0; i < r.int(0, 5); i++) pairs.push(`${encodeValue(r, r.pick(VESSEL_NAMES))}=${encodeValue(r, r.pick([...VALUES, ...WHERE, 'eyJvZmZzZXQiOi0xfQ']))}`);
+  return { method: 'GET', path: `${path}${pairs.length ? `?${pairs.join('&')}` : ''}`, headers: { ...auth } };
 }
 
 const GOOD: [string, () => string][] = [
