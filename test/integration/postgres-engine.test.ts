@@ -108,6 +108,29 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await said(), [true, true]);
   });
 
+  test('vessel identities are written with each version, go with a dropped one, and a version without them is read from its records alike', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('identities-1.ndjson', 1500, 5)]);
+    const versions = (await query(url, 'SELECT version_id FROM dataset_versions ORDER BY 1')).map((r) => r[0]);
+    assert.deepEqual((await query(url, 'SELECT version_id FROM identity_versions ORDER BY 1')).map((r) => r[0]), versions);
+    const identities = async () => {
+      const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+      try {
+        return (await stores.current().vesselIdentities()).map((i) => JSON.stringify(i)).sort();
+      } finally {
+        await stores.close();
+      }
+    };
+    const stored = await identities();
+    const vessels = Number((await query(url, `SELECT count(DISTINCT id) FROM (SELECT vessel_id AS id FROM events UNION ALL SELECT record->'otherVessel'->>'id' FROM events WHERE record->'otherVessel'->>'id' IS NOT NULL) v`))[0]![0]);
+    assert.equal(new Set(stored.map((s) => (JSON.parse(s) as { vesselId: string }).vesselId)).size, vessels);
+    await query(url, 'DELETE FROM identity_versions');
+    assert.deepEqual(await identities(), stored);
+    const gaps = (await query(url, `SELECT version_id FROM dataset_versions WHERE kind = 'gap'`))[0]![0] as number;
+    await cli(['versions', 'drop', ...engine(url), 'public-global-gaps-events:v1']);
+    assert.deepEqual(await query(url, 'SELECT * FROM vessel_identities WHERE version_id = $1', [gaps]), []);
+  });
+
   test('a running server sees a new version without a restart, and a dropped one goes', async () => {
     const { url } = await newPostgresDatabase();
     const stores = await openStores({ engine: 'postgres', url });

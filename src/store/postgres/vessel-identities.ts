@@ -1,19 +1,61 @@
-// The self-reported identities of the latest versions (src/store/vessel-identities.ts), read from
-// each row's stored record (its vessel and an encounter's second vessel), which holds the MMSI and
-// name that the events table has no column for.
+// vessel_identities on PostgreSQL: each version's distinct self-reported vessel identities, read
+// from each row's stored record (its vessel, and an encounter's second vessel), which holds the
+// MMSI and name the events table has no column for. The writer groups them once per version it
+// adds, as the DuckDB loader does (src/store/duckdb/identity-table.ts), so that the Vessels API
+// reads a few rows per vessel rather than parsing every record; a version written before the table
+// is grouped from its records until the next write adds its rows.
 import type pg from 'pg';
 import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { identitiesOf } from '../vessel-identities.ts';
 
+export const CREATE_IDENTITY_TABLES = [
+  `CREATE TABLE IF NOT EXISTS vessel_identities (
+     version_id smallint NOT NULL, vessel_id text COLLATE "C" NOT NULL, ssvid text, shipname text, flag text, type text, gear_type text,
+     first_seen timestamp NOT NULL, last_seen timestamp NOT NULL, events bigint NOT NULL)`,
+  'CREATE TABLE IF NOT EXISTS identity_versions (version_id smallint PRIMARY KEY)',
+];
+
+/** The identities of the versions' records, grouped per version: the vessel's own and an encounter's second vessel. */
+function groupedSql(versions: string): string {
+  const grouped = (v: string) => `
+    SELECT version_id, ${v}->>'id', ${v}->>'ssvid', ${v}->>'name', ${v}->>'flag', ${v}->>'type', ${v}->>'gear_type', min(start_ts), max(coalesce(end_ts, start_ts)), count(*)
+      FROM events WHERE version_id = ANY(${versions}) AND ${v}->>'id' IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7`;
+  return `${grouped(`(record->'vessel')`)} UNION ALL ${grouped(`(record->'otherVessel')`)}`;
+}
+
+/** Writes the rows of every version not yet in vessel_identities (the versions a load or update adds). */
+export async function writeMissingIdentityRows(c: pg.ClientBase): Promise<void> {
+  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM identity_versions)')).rows.map((r) => r.version_id);
+  if (missing.length === 0) return;
+  await c.query(`INSERT INTO vessel_identities ${groupedSql('$1::smallint[]')}`, [missing]);
+  await c.query('INSERT INTO identity_versions SELECT unnest($1::smallint[])', [missing]);
+}
+
+export async function dropIdentityRows(c: pg.ClientBase, versionId: number): Promise<void> {
+  for (const table of ['vessel_identities', 'identity_versions']) await c.query(`DELETE FROM ${table} WHERE version_id = $1`, [versionId]);
+}
+
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 
+/** The identities of the versions, grouped again across them: from vessel_identities where it holds them, else from the records. */
 export async function readVesselIdentities(c: pg.ClientBase, versionIds: number[]): Promise<SelfReportedIdentity[]> {
   if (versionIds.length === 0) return [];
-  const ofVessel = (v: string) => `${v}->>'id', ${v}->>'ssvid', ${v}->>'name', ${v}->>'flag', ${v}->>'type', ${v}->>'gear_type'`;
-  const grouped = (v: string) => `
-    SELECT ${ofVessel(v)}, to_char(min(start_ts), ${ISO}), to_char(max(coalesce(end_ts, start_ts)), ${ISO}), count(*)::float8
-      FROM events WHERE version_id = ANY($1::smallint[]) AND ${v}->>'id' IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`;
-  const sql = `${grouped(`(record->'vessel')`)} UNION ALL ${grouped(`(record->'otherVessel')`)}`;
-  const rows = (await c.query({ text: sql, values: [versionIds], rowMode: 'array' })).rows as unknown[][];
+  const tables = (await c.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'identity_versions' AND table_schema = current_schema()`)).rows.length > 0;
+  const held = new Set(tables ? (await c.query<{ version_id: number }>('SELECT version_id FROM identity_versions')).rows.map((r) => r.version_id) : []);
+  const stored = versionIds.filter((v) => held.has(v));
+  const grouped = versionIds.filter((v) => !held.has(v));
+  const values: number[][] = [];
+  const sources: string[] = [];
+  if (stored.length > 0) {
+    values.push(stored);
+    sources.push(`SELECT vessel_id, ssvid, shipname, flag, type, gear_type, first_seen, last_seen, events FROM vessel_identities WHERE version_id = ANY($${values.length}::smallint[])`);
+  }
+  if (grouped.length > 0) {
+    values.push(grouped);
+    sources.push(`SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM (${groupedSql(`$${values.length}::smallint[]`)}) g(v, c1, c2, c3, c4, c5, c6, c7, c8, c9)`);
+  }
+  const sql = `SELECT c1, c2, c3, c4, c5, c6, to_char(min(c7), ${ISO}), to_char(max(c8), ${ISO}), sum(c9)::float8
+    FROM (${sources.join(' UNION ALL ')}) t(c1, c2, c3, c4, c5, c6, c7, c8, c9) GROUP BY 1, 2, 3, 4, 5, 6`;
+  const rows = (await c.query({ text: sql, values, rowMode: 'array' })).rows as unknown[][];
   return identitiesOf(rows);
 }

@@ -4,6 +4,7 @@
 // are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
 // copied in; the reference data is written directly.
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
+import { dropIdentityRows, writeMissingIdentityRows } from './vessel-identities.ts';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,6 +82,7 @@ export class PostgresWriter implements EngineWriter {
         const published = await applyUpdate(this.client, staged, update, options);
         this.copiedEvents = true;
         await this.insertRegionIds(staged);
+        await writeMissingIdentityRows(this.client);
         return { ...result, published };
       }
       const stagedVersions = await staged.versions();
@@ -101,6 +103,7 @@ export class PostgresWriter implements EngineWriter {
       await this.client.query('INSERT INTO event_cells SELECT * FROM unnest($1::smallint[], $2::integer[]) ON CONFLICT DO NOTHING', [cells.map((r) => ids.get(r[0])), cells.map((r) => r[1])]);
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
       await this.insertRegionIds(staged);
+      await writeMissingIdentityRows(this.client);
       return result;
     } finally {
       staged.close();
@@ -165,6 +168,7 @@ export class PostgresWriter implements EngineWriter {
     await this.client.query('DELETE FROM events WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM event_cells WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
+    await dropIdentityRows(this.client, found.versionId);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
