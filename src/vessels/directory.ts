@@ -197,8 +197,8 @@ export class VesselDirectory {
       }
       this.offerWordStarts(nameWords(query), offer);
     }
-    // A newline before the query: MMSIs that start with it.
-    for (const [, at] of this.ssvids.find(`\n${query}`)) offer(this.ssvids.owners[this.ssvids.lineAt(at + 1)]!, 5);
+    // A newline before the query: MMSIs that start with it (digits only, so it never spans two lines).
+    if (/^\d+$/.test(query)) for (const [, at] of this.ssvids.find(`\n${query}`)) offer(this.ssvids.owners[this.ssvids.lineAt(at + 1)]!, 5);
     const ranked = MATCH_RANKS.map((): number[] => []);
     for (const [n, r] of rank) ranked[r]!.push(n);
     return ranked.flatMap((ns) => ns.sort((a, b) => a - b)).map((n) => this.vessels[n]!);
