@@ -79,9 +79,9 @@ describe('vessel-events CLI', () => {
     assert.match(loaded.stdout, /public-global-fishing-events:v1\t\d+ entries/);
     assert.match((await cli(['groups', 'load', '--db', db, join(out, 'vessel-groups.csv')])).stdout, /^loaded \d+ groups \(\d+ members\)$/m);
     assert.match((await cli(['ports', 'load', '--db', db, join(out, 'ports.json')])).stdout, /^loaded \d+ ports$/m);
-    const iuu = await cli(['iuu', 'load', '--db', db, join(out, 'iuu-list.ndjson')]);
+    const iuu = await cli(['iuu', 'load', '--db', db, join(out, 'iuu-list.json')]);
     assert.match(iuu.stdout, /^loaded an IUU vessel list of \d+ listings$/m, iuu.stderr);
-    const registry = await cli(['vessels', 'load', '--db', db, join(out, 'vessel-registry.ndjson')]);
+    const registry = await cli(['vessels', 'load', '--db', db, join(out, 'vessel-registry.json')]);
     assert.match(registry.stdout, /^loaded a vessel registry of \d+ records \(\d+ vessels\)$/m, registry.stderr);
     writeFileSync(join(out, 'bad-registry.csv'), 'vessel_id,imo,length_m\nabc,1234567,long\n');
     assert.match((await cli(['vessels', 'load', '--db', db, join(out, 'bad-registry.csv')])).stderr, /bad-registry\.csv:2: length_m "long" is not a number/);

@@ -63,12 +63,13 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   const reference = generator.reference();
   writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);
   writeFileSync(join(options.out, 'ports.json'), JSON.stringify(reference.ports));
-  writeFileSync(join(options.out, 'vessel-registry.ndjson'), reference.registry.map((r) => JSON.stringify({
+  // JSON arrays, not NDJSON: `load DIR/*.ndjson` takes the event files alone.
+  writeFileSync(join(options.out, 'vessel-registry.json'), `[${reference.registry.map((r) => JSON.stringify({
     vessel_id: r.vesselId, ssvid: r.ssvid, imo: r.imo, callsign: r.callsign, shipname: r.shipname, flag: r.flag, geartypes: r.geartypes, length_m: r.lengthM, tonnage_gt: r.tonnageGt,
     source_code: r.sourceCode, date_from: r.dateFrom, date_to: r.dateTo, owner: r.owner?.name, owner_flag: r.owner?.flag, owner_date_from: r.owner?.dateFrom, owner_date_to: r.owner?.dateTo,
     authorizations: r.authorizations.map((a) => ({ source_code: a.sourceCode, date_from: a.dateFrom, date_to: a.dateTo })),
-  })).join('\n') + '\n');
-  writeFileSync(join(options.out, 'iuu-list.ndjson'), reference.iuu.map((l) => JSON.stringify({ vessel_id: l.vesselId, ssvid: l.ssvid, shipname: l.shipname, flag: l.flag, listed_from: l.listedFrom, listed_to: l.listedTo, source: l.source })).join('\n') + '\n');
+  })).join(',\n')}]\n`);
+  writeFileSync(join(options.out, 'iuu-list.json'), `[${reference.iuu.map((l) => JSON.stringify({ vessel_id: l.vesselId, ssvid: l.ssvid, shipname: l.shipname, flag: l.flag, listed_from: l.listedFrom, listed_to: l.listedTo, source: l.source })).join(',\n')}]\n`);
   for (const [dataset, regions] of Object.entries(reference.regions)) {
     const features = regions.map((r) => ({ type: 'Feature', id: r.id, properties: { id: r.id, name: r.name, ...(r.iso3 ? { iso3: r.iso3 } : {}) }, geometry: JSON.parse(r.geometry) }));
     writeFileSync(join(options.out, 'regions', `${dataset}.geojson`), JSON.stringify({ type: 'FeatureCollection', features }));
