@@ -75,12 +75,17 @@ export function parseDatasetRef(requested: string, title: string, problems: Prob
   return { requested, kind, datasetId: DATASET_ID_BY_KIND[kind], version };
 }
 
+/** A dataset's `latest`: its most recently loaded version (the highest id), if any. */
+export function latestVersionOf(versions: readonly DatasetVersion[], kind: EventKind): DatasetVersion | undefined {
+  return versions.filter((v) => v.kind === kind).reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined);
+}
+
 /** `latest` is the most recently loaded version; an explicit tag must exist exactly. */
 export function resolveDataset(ref: DatasetRef, catalog: DatasetCatalog, title: string): ResolvedDataset {
   const candidates = catalog.versions().filter((v) => v.kind === ref.kind);
   const chosen =
     ref.version === 'latest'
-      ? candidates.reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined)
+      ? latestVersionOf(candidates, ref.kind)
       : candidates.find((v) => v.version === ref.version);
   if (!chosen) {
     const known = candidates.map((v) => v.version).join(', ') || 'none loaded';

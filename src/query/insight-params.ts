@@ -2,10 +2,10 @@
 // get_vessel_insights sends, {includes, startDate, endDate, vessels: [{datasetId, vesselId}]}, its
 // schema and its normalised form.
 import { Type, type Static } from '@sinclair/typebox';
-import { invalid, notFound, ProblemCollector } from './errors.ts';
+import { invalid, ProblemCollector } from './errors.ts';
 import { parseDateParam } from './dates.ts';
 import type { Spelling } from './normalize.ts';
-import { VESSEL_DATASET, VESSEL_DATASET_LATEST } from './vessel-params.ts';
+import { checkVesselDatasets, VESSEL_DATASET_LATEST } from './vessel-params.ts';
 
 export const INSIGHT_INCLUDES = ['FISHING', 'GAP', 'COVERAGE', 'VESSEL-IDENTITY-IUU-VESSEL-LIST'] as const;
 export type InsightInclude = (typeof INSIGHT_INCLUDES)[number];
@@ -43,10 +43,7 @@ export function normalizeInsightRequest(body: Static<typeof InsightBodySchema>, 
   if (problems.empty && body.startDate >= body.endDate) problems.add(spelling('endDate'), `${spelling('endDate')} ${body.endDate} must come after ${spelling('startDate')} ${body.startDate}`);
   if (body.vessels.length > MAX_INSIGHT_VESSELS) problems.add(spelling('vessels'), `${spelling('vessels')} holds ${body.vessels.length} vessels; at most ${MAX_INSIGHT_VESSELS} are accepted per request`);
   problems.throwIfAny();
-  for (const v of body.vessels) {
-    const [id, version = 'latest'] = v.datasetId.split(':');
-    if (id !== VESSEL_DATASET || version !== 'latest') throw notFound(spelling('vessels'), `vessel dataset "${v.datasetId}" is not served; the vessels are in ${VESSEL_DATASET_LATEST}`);
-  }
+  checkVesselDatasets(body.vessels.map((v) => v.datasetId), spelling('vessels'));
   if (includes.size === 0) throw invalid(spelling('includes'), `${spelling('includes')} is empty; ask for FISHING, GAP or both`);
   return { includes, startDate: body.startDate, endDate: body.endDate, vesselIds: [...new Set(body.vessels.map((v) => v.vesselId))] };
 }

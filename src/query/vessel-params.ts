@@ -80,8 +80,8 @@ export function checkVesselAccess(access: DatasetAccess): void {
   if (!access.canRead(VESSEL_DATASET)) throw new Forbidden([{ title: 'Forbidden', detail: `Insufficient permissions for ${VESSEL_DATASET_LATEST} datasets` }]);
 }
 
-/** The dataset of a Vessels API request: the identity dataset's latest version, the only one served. */
-function checkDatasets(values: readonly string[] | undefined, title: string): void {
+/** The datasets of a Vessels API request (or insights): the identity dataset's latest version, the only one served; else a 404. */
+export function checkVesselDatasets(values: readonly string[] | undefined, title: string): void {
   for (const d of values ?? []) {
     const [id, version = 'latest'] = d.split(':');
     if (id !== VESSEL_DATASET) throw notFound(title, `no vessel dataset "${d}"; the vessels are in ${VESSEL_DATASET_LATEST}`);
@@ -96,7 +96,7 @@ function checkCommon(params: { binary?: boolean; matchFields?: string[] }, spell
 
 export function normalizeVesselSearch(params: Static<typeof VesselSearchQuerySchema>, spelling: Spelling): VesselSearch {
   const problems = new ProblemCollector();
-  checkDatasets(params.datasets, spelling('datasets'));
+  checkVesselDatasets(params.datasets, spelling('datasets'));
   const matchLevels = checkCommon(params, spelling, problems);
   const query = params.query?.trim();
   if (query !== undefined && [...query].length < MIN_QUERY_LENGTH) problems.add(spelling('query'), `${spelling('query')} "${query}" is shorter than ${MIN_QUERY_LENGTH} characters`);
@@ -120,7 +120,7 @@ export interface VesselLookup {
 
 export function normalizeVesselLookup(params: { ids?: string[]; dataset?: string; datasets?: string[]; vesselGroups?: string[]; binary?: boolean; matchFields?: string[] }, spelling: Spelling): VesselLookup {
   const problems = new ProblemCollector();
-  checkDatasets(params.datasets ?? (params.dataset === undefined ? undefined : [params.dataset]), spelling(params.dataset === undefined ? 'datasets' : 'dataset'));
+  checkVesselDatasets(params.datasets ?? (params.dataset === undefined ? undefined : [params.dataset]), spelling(params.dataset === undefined ? 'datasets' : 'dataset'));
   const matchLevels = checkCommon(params, spelling, problems);
   const ids = [...new Set(params.ids ?? [])];
   if (ids.length > MAX_VESSEL_IDS) problems.add(spelling('ids'), `${spelling('ids')} holds ${ids.length} vessel ids; at most ${MAX_VESSEL_IDS} are accepted per request`);

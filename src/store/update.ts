@@ -2,7 +2,7 @@
 // touches, made from that dataset's latest version (src/store/duckdb/update.ts and
 // src/store/postgres/update.ts write its rows).
 import { DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
-import type { DatasetVersion } from '../query/datasets.ts';
+import { latestVersionOf, type DatasetVersion } from '../query/datasets.ts';
 import { LoadRefused, newVersionIds, type UpdateRequest } from './writer.ts';
 
 /** The version an update applies to and the id of the one it makes, per dataset. */
@@ -22,8 +22,8 @@ export function updateTargets(existing: DatasetVersion[], rowKinds: EventKind[],
   if (kinds.length === 0) throw new LoadRefused('the update holds no valid rows and no ids to remove');
   const ids = newVersionIds(existing, kinds, tag);
   return kinds.map((kind) => {
-    // `latest`, as requests resolve it (src/query/datasets.ts).
-    const base = existing.filter((v) => v.kind === kind).reduce<DatasetVersion | undefined>((best, v) => (!best || v.versionId > best.versionId ? v : best), undefined);
+    // `latest`, as requests resolve it.
+    const base = latestVersionOf(existing, kind);
     if (!base) throw new LoadRefused(`${DATASET_ID_BY_KIND[kind]} has no version to update; load it first without --update`);
     return { kind, base, versionId: ids.get(kind)! };
   });

@@ -2,40 +2,26 @@
 // in the latest version of each event dataset, the encounter's second vessel included, as rows of
 // (vessel id, ssvid, name, flag, type, gear type, first seen, last seen, events).
 import type { IuuListing, SelfReportedIdentity } from '../domain/vessel-identity.ts';
-import type { DatasetVersion } from '../query/datasets.ts';
+import { latestVersionOf, type DatasetVersion } from '../query/datasets.ts';
 
 /** The latest version of each dataset: the versions `public-global-vessel-identity:latest` reads. */
 export function latestVersionIds(versions: readonly DatasetVersion[]): number[] {
-  const latest = new Map<string, number>();
-  for (const v of versions) latest.set(v.kind, Math.max(latest.get(v.kind) ?? -1, v.versionId));
-  return [...latest.values()].sort((a, b) => a - b);
+  return [...new Set(versions.map((v) => v.kind))].map((kind) => latestVersionOf(versions, kind)!.versionId).sort((a, b) => a - b);
 }
 
-/** A row as both engines select it; identities met in several rows (as vessel and as partner) are summed. */
+/** Rows as both engines select them, grouped across the versions already: one per vessel and identity. */
 export function identitiesOf(rows: readonly unknown[][]): SelfReportedIdentity[] {
-  const byKey = new Map<string, SelfReportedIdentity>();
-  for (const r of rows) {
-    const identity: SelfReportedIdentity = {
-      vesselId: r[0] as string,
-      ssvid: (r[1] as string | null) ?? null,
-      shipname: (r[2] as string | null) ?? null,
-      flag: (r[3] as string | null) ?? null,
-      type: (r[4] as string | null) ?? null,
-      gearType: (r[5] as string | null) ?? null,
-      firstSeen: r[6] as string,
-      lastSeen: r[7] as string,
-      events: Number(r[8]),
-    };
-    const key = [identity.vesselId, identity.ssvid, identity.shipname, identity.flag, identity.type, identity.gearType].map((v) => v ?? '\u0001').join('\u0000');
-    const known = byKey.get(key);
-    if (!known) byKey.set(key, identity);
-    else {
-      known.firstSeen = known.firstSeen < identity.firstSeen ? known.firstSeen : identity.firstSeen;
-      known.lastSeen = known.lastSeen > identity.lastSeen ? known.lastSeen : identity.lastSeen;
-      known.events += identity.events;
-    }
-  }
-  return [...byKey.values()];
+  return rows.map((r) => ({
+    vesselId: r[0] as string,
+    ssvid: (r[1] as string | null) ?? null,
+    shipname: (r[2] as string | null) ?? null,
+    flag: (r[3] as string | null) ?? null,
+    type: (r[4] as string | null) ?? null,
+    gearType: (r[5] as string | null) ?? null,
+    firstSeen: r[6] as string,
+    lastSeen: r[7] as string,
+    events: Number(r[8]),
+  }));
 }
 
 /** The IUU list's columns, in the order both engines select them. */

@@ -7,7 +7,7 @@
 // and found with the engine's string search; identifiers, names and flags have maps
 // (docs/performance.md, "Vessel search").
 import type { RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
-import type { WhereExpression } from '../query/vessel-where.ts';
+import { WHERE_FIELDS, type WhereExpression, type WhereField } from '../query/vessel-where.ts';
 import { foldedName, nameWords, normalizedShipname } from './names.ts';
 
 /** How well a vessel matched a free-text query: lower is better. */
@@ -21,8 +21,21 @@ export interface Vessel {
   registry: RegistryRecord[];
 }
 
-/** What `where` compares: a self-reported identity or a registry record. */
+/** What describes a vessel: a self-reported identity or a registry record (only these carry IMO and call sign). */
 type Described = { ssvid: string | null; shipname: string | null; flag: string | null; imo?: string | null; callsign?: string | null };
+
+/**
+ * Each field's meaning, written once: the key a record has for it and the key a value compared with
+ * it has. The maps are keyed by the first, `where` and exact identifiers look up the second, and a
+ * vessel's records are tested by comparing the two.
+ */
+const FIELD_KEYS: Record<WhereField, { of(d: Described): string | null; value(text: string): string }> = {
+  shipname: { of: (d) => (d.shipname === null ? null : normalizedShipname(d.shipname)), value: normalizedShipname },
+  ssvid: { of: (d) => d.ssvid, value: (t) => t },
+  flag: { of: (d) => d.flag?.toUpperCase() ?? null, value: (t) => t.toUpperCase() },
+  imo: { of: (d) => d.imo ?? null, value: (t) => t },
+  callsign: { of: (d) => d.callsign?.toUpperCase() ?? null, value: (t) => t.toUpperCase() },
+};
 
 /** A vessel's match level against the registry: SEVERAL_FIELDS with registry records, else NO_MATCH. */
 export function matchLevel(vessel: Vessel): 'SEVERAL_FIELDS' | 'NO_MATCH' {
@@ -87,11 +100,8 @@ export class VesselDirectory {
   /** Sorted by latest name, then id: equal matches come in this order. */
   private readonly vessels: Vessel[];
   private readonly byId = new Map<string, number>();
-  private readonly bySsvid = new Map<string, number[]>();
-  private readonly byName = new Map<string, number[]>();
-  private readonly byFlag = new Map<string, number[]>();
-  private readonly byImo = new Map<string, number[]>();
-  private readonly byCallsign = new Map<string, number[]>();
+  /** Per field, the vessels by their records' key for it (FIELD_KEYS). */
+  private readonly byField = Object.fromEntries(WHERE_FIELDS.map((f) => [f, new Map<string, number[]>()])) as Record<WhereField, Map<string, number[]>>;
   /** Names without spaces or punctuation (FRIOFORWIN), and folded with single spaces (FRIO FORWIN). */
   private readonly compact: Lines;
   private readonly spaced: Lines;
@@ -107,53 +117,34 @@ export class VesselDirectory {
       if (list) list.push(i);
       else grouped.set(i.vesselId, [i]);
     }
-    // Each identity's name normalised once: the sort key, the compact line and the name map.
-    const normalized = new Map<SelfReportedIdentity, string>();
-    for (const i of identities) if (i.shipname !== null) normalized.set(i, normalizedShipname(i.shipname));
     const keyed: { name: string; vessel: Vessel }[] = [];
     for (const [id, list] of grouped) {
       if (list.length > 1) list.sort((a, b) => (a.lastSeen === b.lastSeen ? (a.firstSeen < b.firstSeen ? -1 : 1) : a.lastSeen > b.lastSeen ? -1 : 1));
-      keyed.push({ name: normalized.get(list[0]!) ?? '', vessel: { id, identities: list, registry: (records.get(id) ?? []).sort(latestFirst) } });
+      keyed.push({ name: FIELD_KEYS.shipname.of(list[0]!) ?? '', vessel: { id, identities: list, registry: (records.get(id) ?? []).sort(latestFirst) } });
     }
     // Name, then id: compared apart, as a joined key (a string built per vessel) took a second to sort at 10M.
     keyed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.vessel.id < b.vessel.id ? -1 : a.vessel.id > b.vessel.id ? 1 : 0));
     this.vessels = keyed.map((k) => k.vessel);
 
     const [compact, spaced, ssvids, nameOwners, ssvidOwners] = [[], [], [], [], []] as [string[], string[], string[], number[], number[]];
-    const add = (map: Map<string, number[]>, key: string, n: number) => {
-      const list = map.get(key);
-      if (!list) map.set(key, [n]);
-      else if (list[list.length - 1] !== n) list.push(n);
-    };
     this.vessels.forEach((v, n) => {
       this.byId.set(v.id, n);
-      for (const i of v.identities) {
-        if (i.shipname !== null) {
-          const name = normalized.get(i)!;
-          compact.push(name);
-          spaced.push(foldedName(i.shipname));
-          nameOwners.push(n);
-          add(this.byName, name, n);
+      for (const d of describedBy(v)) {
+        for (const field of WHERE_FIELDS) {
+          const key = FIELD_KEYS[field].of(d);
+          if (key === null) continue;
+          const list = this.byField[field].get(key);
+          if (!list) this.byField[field].set(key, [n]);
+          else if (list[list.length - 1] !== n) list.push(n);
+          if (field === 'shipname') {
+            compact.push(key);
+            spaced.push(foldedName(d.shipname!));
+            nameOwners.push(n);
+          } else if (field === 'ssvid') {
+            ssvids.push(key);
+            ssvidOwners.push(n);
+          }
         }
-        if (i.ssvid !== null) {
-          ssvids.push(i.ssvid);
-          ssvidOwners.push(n);
-          add(this.bySsvid, i.ssvid, n);
-        }
-        if (i.flag !== null) add(this.byFlag, i.flag.toUpperCase(), n);
-      }
-      for (const r of v.registry) {
-        if (r.shipname !== null) {
-          const name = normalizedShipname(r.shipname);
-          compact.push(name);
-          spaced.push(foldedName(r.shipname));
-          nameOwners.push(n);
-          add(this.byName, name, n);
-        }
-        if (r.ssvid !== null) add(this.bySsvid, r.ssvid, n);
-        if (r.flag !== null) add(this.byFlag, r.flag, n);
-        if (r.imo !== null) add(this.byImo, r.imo, n);
-        if (r.callsign !== null) add(this.byCallsign, r.callsign, n);
       }
     });
     this.compact = new Lines(compact, nameOwners);
@@ -187,8 +178,7 @@ export class VesselDirectory {
     const query = criteria.query.trim();
     const id = this.byId.get(query);
     if (id !== undefined) offer(id, 0);
-    for (const n of this.bySsvid.get(query) ?? []) offer(n, 0);
-    for (const n of [...(this.byImo.get(query) ?? []), ...(this.byCallsign.get(query.toUpperCase()) ?? [])]) offer(n, 0);
+    for (const field of ['ssvid', 'imo', 'callsign'] as const) for (const n of this.byField[field].get(FIELD_KEYS[field].value(query)) ?? []) offer(n, 0);
     const name = normalizedShipname(query);
     if (name !== '') {
       for (const [line, at] of this.compact.find(name)) {
@@ -227,24 +217,11 @@ export class VesselDirectory {
       const sets = e.operands.map((o) => this.matching(o)).sort((a, b) => a.size - b.size);
       return new Set([...sets[0]!].filter((n) => describedBy(this.vessels[n]!).some((d) => satisfies(d, e))));
     }
-    const value = e.value.trim();
-    switch (e.field) {
-      case 'shipname':
-        return new Set(this.byName.get(normalizedShipname(value)) ?? []);
-      case 'ssvid':
-        return new Set(this.bySsvid.get(value) ?? []);
-      case 'flag':
-        return new Set(this.byFlag.get(value.toUpperCase()) ?? []);
-      // The events report neither: only a loaded registry gives them.
-      case 'imo':
-        return new Set(this.byImo.get(value) ?? []);
-      case 'callsign':
-        return new Set(this.byCallsign.get(value.toUpperCase()) ?? []);
-    }
+    return new Set(this.byField[e.field].get(FIELD_KEYS[e.field].value(e.value.trim())) ?? []);
   }
 }
 
-/** Everything that describes a vessel for `where`: its identities and its registry records. */
+/** Everything that describes a vessel: its identities and its registry records. */
 function describedBy(v: Vessel): Described[] {
   return [...v.identities, ...v.registry];
 }
@@ -257,19 +234,8 @@ function satisfies(identity: Described, e: WhereExpression): boolean {
     case 'or':
       return e.operands.some((o) => satisfies(identity, o));
     case 'equals': {
-      const value = e.value.trim();
-      switch (e.field) {
-        case 'shipname':
-          return identity.shipname !== null && normalizedShipname(identity.shipname) === normalizedShipname(value);
-        case 'ssvid':
-          return identity.ssvid === value;
-        case 'flag':
-          return identity.flag !== null && identity.flag.toUpperCase() === value.toUpperCase();
-        case 'imo':
-          return (identity.imo ?? null) === value;
-        case 'callsign':
-          return identity.callsign !== undefined && identity.callsign !== null && identity.callsign.toUpperCase() === value.toUpperCase();
-      }
+      const key = FIELD_KEYS[e.field].of(identity);
+      return key !== null && key === FIELD_KEYS[e.field].value(e.value.trim());
     }
   }
 }

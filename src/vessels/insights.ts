@@ -12,6 +12,8 @@ import { VESSEL_DATASET_LATEST } from '../query/vessel-params.ts';
 import type { IuuListing } from '../domain/vessel-identity.ts';
 import type { InsightRequest } from '../query/insight-params.ts';
 import { normalizeListQuery, type NormalizeContext } from '../query/normalize.ts';
+import { resolvedName } from '../query/datasets.ts';
+import { MAX_PAGE_NUMBER } from '../query/schema.ts';
 import type { EventStore } from '../store/store.ts';
 import type { VesselDirectory } from './directory.ts';
 
@@ -22,19 +24,14 @@ type Entry = {
   gap?: { intentionalDisabling?: unknown };
 };
 
-/** The vessels' events of one dataset's latest version, in the period or in all its history. */
+/** The vessels' events of one dataset's latest version, in the period or in all its history: one list, read whole. */
 async function entriesOf(store: EventStore, ctx: NormalizeContext, kind: EventKind, vesselIds: string[], period?: { startDate: string; endDate: string }): Promise<{ version: string; entries: Entry[] }> {
-  const dataset = `${DATASET_ID_BY_KIND[kind]}:latest`;
-  const filters = { datasets: [dataset], vessels: vesselIds, ...period };
-  const counted = await normalizeListQuery(filters, { limit: 1, offset: 0, sort: '+start' }, ctx);
-  const total = await store.count(counted);
-  const version = `${DATASET_ID_BY_KIND[kind]}:${counted.datasets[0]!.resolved.version}`;
-  if (total === 0) return { version, entries: [] };
-  const list = await normalizeListQuery(filters, { limit: total, offset: 0, sort: '+start' }, ctx);
+  const filters = { datasets: [`${DATASET_ID_BY_KIND[kind]}:latest`], vessels: vesselIds, ...period };
+  const list = await normalizeListQuery(filters, { limit: MAX_PAGE_NUMBER, offset: 0, sort: '+start' }, ctx);
   const entries: Entry[] = [];
   const { page } = await store.listPage(list);
   for await (const chunk of page ?? []) for (const text of chunk) entries.push(JSON.parse(text) as Entry);
-  return { version, entries };
+  return { version: resolvedName(list.datasets[0]!), entries };
 }
 
 const inNoTakeMpa = (e: Entry) => (e.regions?.mpaNoTake?.length ?? 0) > 0;
