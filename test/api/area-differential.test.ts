@@ -30,12 +30,20 @@ function regular(cx: number, cy: number, radius: number, sides: number, jitter: 
   return ring;
 }
 
+/**
+ * A centre within a degree of a point of a fishing ground's axis, far enough from the antimeridian
+ * that a shape of this radius does not cross it.
+ */
+function nearGround(r: Random, radius: number): [number, number] {
+  const [x, y] = r.pick(r.pick(GROUNDS).axis);
+  const limit = 180 - 1.6 * radius;
+  return [Math.max(-limit, Math.min(limit, x + r.between(-1, 1))), y + r.between(-1, 1)];
+}
+
 /** A random polygon near a fishing ground: convex, concave (a star), with a hole, or multi-part. */
 function randomShape(r: Random): { geometry: unknown; polygons: Poly[] } {
-  const g = r.pick(GROUNDS);
-  const cx = g.lon + r.between(-g.spread, g.spread);
-  const cy = g.lat + r.between(-g.spread, g.spread);
-  const radius = r.between(0.1, g.spread * 1.5);
+  const radius = r.between(0.1, 3);
+  const [cx, cy] = nearGround(r, radius);
   const kind = r.pick(['convex', 'star', 'hole', 'multi'] as const);
   let polygons: Poly[];
   if (kind === 'convex') polygons = [[regular(cx, cy, radius, r.int(3, 12), () => 1, r.next())]];
@@ -115,8 +123,8 @@ test('a FeatureCollection of many polygons (past 16 they are joined, not OR term
   for (let i = 0; i < 12; i++) {
     const polygons: Poly[] = [];
     for (let k = r.int(17, 90); k > 0; k--) {
-      const g = r.pick(GROUNDS);
-      const [cx, cy, radius] = [g.lon + r.between(-g.spread, g.spread), g.lat + r.between(-g.spread, g.spread), r.between(0.2, g.spread)];
+      const radius = r.between(0.2, 2);
+      const [cx, cy] = nearGround(r, radius);
       polygons.push(r.chance(0.2) ? [regular(cx, cy, radius, 10), regular(cx, cy, radius * 0.5, 8).reverse()] : [regular(cx, cy, radius, r.int(3, 12), () => 1, r.next())]);
     }
     const geometry = { type: 'FeatureCollection', features: polygons.map((coordinates) => ({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates } })) };

@@ -54,7 +54,7 @@ describe('vessel-events CLI', () => {
     assert.match(demo.stdout, /^public-global-fishing-events:v\d{8}\t\d+ entries$/m);
     assert.equal((await cli(['demo', '--db', db])).code, 1, 'an existing database is never overwritten');
 
-    const rows = [...generateDemoRows({ events: 60, seed: 99 })].filter((r) => r['event_type'] === 'loitering').slice(0, 3);
+    const rows = [...generateDemoRows({ events: 3000, seed: 99 })].filter((r) => r['event_type'] === 'loitering').slice(0, 3);
     const good = join(dir, 'loitering.ndjson');
     writeFileSync(good, rows.map((r) => JSON.stringify({ ...r, event_id: `x${r['event_id']}` })).join('\n'));
     const loaded = await cli(['load', '--db', db, '--version', 'v20990101', good]);

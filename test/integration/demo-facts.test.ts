@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { distanceKm } from '../../src/data/demo/geography.ts';
 import { Land } from '../../src/data/demo/land.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
@@ -11,7 +12,7 @@ const MIDS: Record<string, string[]> = { CHN: ['412', '413', '414'], TWN: ['416'
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const HOUR = 3_600_000;
 /** The vessels of the official clients' examples (src/data/demo/client-examples.ts), placed by hand. */
-const EXAMPLE_VESSELS = ['8c7304226-6c71-edbe-0b63-c246734b3c01', 'e0248aed9-99b4-bae7-6b87-ff0a3c464676', '3b8e1d2c4-5a6f-7b8c-9d0e-1f2a3b4c5d6e', '7a6b5c4d3-2e1f-0a9b-8c7d-6e5f4a3b2c1d', '5f2a3b1c4-9d8e-7f6a-5b4c-3d2e1f0a9b8c'];
+const EXAMPLE_VESSELS = ['8c7304226-6c71-edbe-0b63-c246734b3c01', 'e0248aed9-99b4-bae7-6b87-ff0a3c464676', '3b8e1d2c4-5a6f-7b8c-9d0e-1f2a3b4c5d6e', '7a6b5c4d3-2e1f-0a9b-8c7d-6e5f4a3b2c1d', '5f2a3b1c4-9d8e-7f6a-5b4c-3d2e1f0a9b8c', '6e1d2c3b4-a5f6-4e7d-8c9b-0a1f2e3d4c5b'];
 
 describe('demo data facts', () => {
   let fixture: Fixture;
@@ -206,6 +207,55 @@ describe('demo data facts', () => {
       const later = visits.find((v) => v.vessel.id === r.vessel.id && v.startMs >= r.endMs! && (v.info['intermediate_anchorage'] as { id: string }).id === r.vessel.next_port!.id);
       assert.ok(later, `${r.kind} ${r.id}: no later visit to ${r.vessel.next_port!.id}`);
     }
+  });
+
+  test('voyages: each vessel\'s events follow one another, never needing more than 20 knots between them', () => {
+    // Where a vessel was as an event began and as it ended: a gap's off and on positions, else the mean position.
+    const where = (r: EventRecord, end: boolean) => {
+      const at = r.kind === 'gap' ? ((end ? r.info['on_position'] : null) ?? r.info['off_position']) as { lat: number; lon: number } : r;
+      return { lat: at.lat, lon: at.lon };
+    };
+    const byVessel = new Map<string, EventRecord[]>();
+    for (const r of records) (byVessel.get(r.vessel.id) ?? byVessel.set(r.vessel.id, []).get(r.vessel.id)!).push(r);
+    let pairs = 0;
+    for (const events of byVessel.values()) {
+      events.sort((a, b) => a.startMs - b.startMs);
+      for (let i = 1; i < events.length; i++) {
+        const [before, after] = [events[i - 1]!, events[i]!];
+        const label = `${before.vessel.id}: ${before.kind} ${before.id} then ${after.kind} ${after.id}`;
+        assert.notEqual(before.endMs, null, `${label}: an open gap is a vessel's last event`);
+        const hours = (after.startMs - before.endMs!) / HOUR;
+        assert.ok(hours >= 0, `${label}: overlap`);
+        const a = where(before, true);
+        const b = where(after, false);
+        const knots = distanceKm(a.lon, a.lat, b.lon, b.lat) / 1.852 / hours;
+        assert.ok(knots <= 20, `${label}: ${knots.toFixed(1)} knots`);
+        pairs++;
+      }
+    }
+    assert.ok(pairs > records.length * 0.9, `${pairs} pairs of consecutive events`);
+  });
+
+  test('voyages: a fishing vessel sails from port to its grounds and back; some fishing falls in no-take MPAs', () => {
+    const byVessel = new Map<string, EventRecord[]>();
+    for (const r of records.filter((x) => x.vessel.type === 'fishing' && !EXAMPLE_VESSELS.includes(x.vessel.id))) (byVessel.get(r.vessel.id) ?? byVessel.set(r.vessel.id, []).get(r.vessel.id)!).push(r);
+    let voyages = 0, withFishing = 0, hauls = 0;
+    for (const events of byVessel.values()) {
+      events.sort((a, b) => a.startMs - b.startMs);
+      const visits = events.flatMap((r, i) => (r.kind === 'port_visit' ? [i] : []));
+      for (let k = 1; k < visits.length; k++) {
+        const between = events.slice(visits[k - 1]! + 1, visits[k]);
+        voyages++;
+        if (between.some((r) => r.kind === 'fishing')) withFishing++;
+        // Hauls of one voyage are near one another, not scattered over the ocean.
+        const fishing = between.filter((r) => r.kind === 'fishing');
+        for (let i = 1; i < fishing.length; i++, hauls++) assert.ok(distanceKm(fishing[i - 1]!.lon, fishing[i - 1]!.lat, fishing[i]!.lon, fishing[i]!.lat) <= 200, `${fishing[i]!.id}`);
+      }
+    }
+    assert.ok(voyages > 500 && withFishing / voyages > 0.85, `${withFishing} of ${voyages} voyages fish`);
+    assert.ok(hauls > 1000, `${hauls} hauls after another of the same voyage`);
+    const noTake = of('fishing').filter((r) => r.regions.mpaNoTake.length > 0).length;
+    assert.ok(noTake > 0 && noTake < of('fishing').length * 0.2, `${noTake} fishing events in no-take MPAs`);
   });
 
   test('the client examples find their data: the Python example vessel off Senegal, gfwr\'s port visits in January 2017', () => {

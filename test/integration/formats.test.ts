@@ -23,7 +23,7 @@ test('NDJSON, CSV and Parquet of the same generated events load to identical rec
     await loadFiles(files.map((path) => ({ path, format })), { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: format });
     loaded.push((await readAllRecords(dbPath)).sort((a, b) => (a.id < b.id ? -1 : 1)));
   }
-  assert.ok(loaded[0]!.length > 1500);
+  assert.ok(loaded[0]!.length > 1400, `${loaded[0]!.length} records`);
   assert.deepEqual(loaded[1], loaded[0], 'CSV differs from NDJSON');
   assert.deepEqual(loaded[2], loaded[0], 'Parquet differs from NDJSON');
 });

@@ -4,9 +4,17 @@ import type { Random } from './random.ts';
 
 export interface Ground {
   name: string;
+  /**
+   * The line the ground follows (a shelf edge, a current front, a chain of banks), [lon, lat]
+   * points: positions are drawn along it, up to `widthKm` either side.
+   */
+  axis: readonly (readonly [number, number])[];
+  widthKm: number;
+  /** Distance from shore a position on the ground keeps, km: a shelf is near, a high-seas front far. */
+  shoreKm: readonly [number, number];
+  /** The middle of the axis' box, and its half-size in degrees (for shapes drawn near a ground). */
   lat: number;
   lon: number;
-  /** Half-width of the area, degrees. */
   spread: number;
   /** Flags that fish here, with weights. */
   flags: readonly (readonly [string, number])[];
@@ -14,20 +22,28 @@ export interface Ground {
   faoSubAreas?: Record<string, string[]>;
 }
 
-// Real fishing grounds, centred at sea. Positions are drawn within `spread` degrees of the centre.
+function ground(g: Omit<Ground, 'lat' | 'lon' | 'spread'>): Ground {
+  const lons = g.axis.map((p) => p[0]);
+  const lats = g.axis.map((p) => p[1]);
+  const [west, east, south, north] = [Math.min(...lons), Math.max(...lons), Math.min(...lats), Math.max(...lats)];
+  return { ...g, lon: (west + east) / 2, lat: (south + north) / 2, spread: Math.max(east - west, north - south) / 2 };
+}
+
+// Real fishing grounds: shelves and their edges, banks, and the high-seas fronts where the distant-
+// water fleets work, each along its axis and within its band of distance from shore.
 export const GROUNDS: readonly Ground[] = [
-  { name: 'Senegal shelf', lat: 13.9, lon: -18.1, spread: 0.5, flags: [['CHN', 5], ['SEN', 4], ['ESP', 2], ['KOR', 1]], faoSubAreas: { '34': ['34.3.1', '34.3'] } },
-  { name: 'Mauritania shelf', lat: 19.6, lon: -17.6, spread: 0.5, flags: [['CHN', 4], ['RUS', 2], ['ESP', 2], ['MRT', 2]], faoSubAreas: { '34': ['34.1.3', '34.1'] } },
-  { name: 'East China Sea', lat: 29.0, lon: 124.2, spread: 0.9, flags: [['CHN', 10], ['TWN', 2], ['KOR', 2]] },
-  { name: 'NW Pacific squid grounds', lat: 40.5, lon: 155.0, spread: 3, flags: [['CHN', 6], ['TWN', 3], ['JPN', 2], ['RUS', 1]] },
-  { name: 'Argentine shelf edge', lat: -45.8, lon: -59.8, spread: 1, flags: [['CHN', 5], ['ARG', 3], ['ESP', 2], ['KOR', 2], ['TWN', 2]], faoSubAreas: { '41': ['41.3.1', '41.3'] } },
-  { name: 'SE Pacific off Peru', lat: -16.0, lon: -83.0, spread: 2, flags: [['CHN', 8], ['PER', 2], ['KOR', 1]] },
-  { name: 'Western Indian Ocean', lat: -4.5, lon: 57.5, spread: 1.5, flags: [['ESP', 4], ['FRA', 2], ['TWN', 3], ['SYC', 1]] },
-  { name: 'Western Central Pacific', lat: 0.5, lon: 173.5, spread: 3, flags: [['TWN', 4], ['KOR', 3], ['USA', 2], ['JPN', 2], ['CHN', 3]] },
-  { name: 'Bay of Biscay', lat: 45.0, lon: -4.5, spread: 0.6, flags: [['ESP', 6], ['FRA', 4]], faoSubAreas: { '27': ['27.8.b', '27.8'] } },
-  { name: 'Barents Sea', lat: 72.5, lon: 35.0, spread: 2, flags: [['RUS', 6], ['NOR', 5]], faoSubAreas: { '27': ['27.1'] } },
-  { name: 'Bering Sea', lat: 57.0, lon: -171.0, spread: 1.5, flags: [['USA', 6], ['RUS', 2]] },
-  { name: 'South China Sea', lat: 12.5, lon: 113.5, spread: 1.2, flags: [['CHN', 8], ['VNM', 3]] },
+  ground({ name: 'Senegal shelf', axis: [[-17.0, 12.4], [-17.3, 13.4], [-17.6, 14.5], [-17.0, 15.5], [-16.7, 16.2]], widthKm: 60, shoreKm: [4, 70], flags: [['CHN', 5], ['SEN', 4], ['ESP', 2], ['KOR', 1]], faoSubAreas: { '34': ['34.3.1', '34.3'] } }),
+  ground({ name: 'Mauritania shelf', axis: [[-16.6, 17.0], [-16.5, 18.5], [-16.8, 19.6], [-17.2, 20.6]], widthKm: 90, shoreKm: [6, 110], flags: [['CHN', 4], ['RUS', 2], ['ESP', 2], ['MRT', 2]], faoSubAreas: { '34': ['34.1.3', '34.1'] } }),
+  ground({ name: 'East China Sea', axis: [[121.2, 26.4], [122.6, 28.0], [123.6, 29.8], [124.4, 31.8], [124.6, 33.0]], widthKm: 150, shoreKm: [15, 320], flags: [['CHN', 10], ['TWN', 2], ['KOR', 2]] }),
+  ground({ name: 'NW Pacific squid grounds', axis: [[147.5, 39.8], [151.0, 41.0], [155.0, 41.8], [159.5, 42.6], [164.0, 43.0]], widthKm: 130, shoreKm: [180, 3000], flags: [['CHN', 6], ['TWN', 3], ['JPN', 2], ['RUS', 1]] }),
+  ground({ name: 'Argentine shelf edge', axis: [[-57.8, -41.2], [-58.9, -43.0], [-60.0, -44.8], [-60.6, -46.2], [-61.3, -47.8]], widthKm: 45, shoreKm: [220, 700], flags: [['CHN', 5], ['ARG', 3], ['ESP', 2], ['KOR', 2], ['TWN', 2]], faoSubAreas: { '41': ['41.3.1', '41.3'] } }),
+  ground({ name: 'SE Pacific off Peru', axis: [[-82.5, -8.5], [-83.6, -12.0], [-84.2, -15.5], [-83.8, -19.0], [-82.6, -22.0]], widthKm: 140, shoreKm: [380, 1500], flags: [['CHN', 8], ['PER', 2], ['KOR', 1]] }),
+  ground({ name: 'Western Indian Ocean', axis: [[51.5, -1.0], [54.0, -2.8], [57.0, -4.8], [60.0, -7.0], [62.5, -9.5]], widthKm: 220, shoreKm: [25, 3000], flags: [['ESP', 4], ['FRA', 2], ['TWN', 3], ['SYC', 1]] }),
+  ground({ name: 'Western Central Pacific', axis: [[158.0, 2.5], [163.0, 1.5], [168.0, 0.5], [173.0, -0.5], [178.5, -1.8]], widthKm: 260, shoreKm: [20, 3000], flags: [['TWN', 4], ['KOR', 3], ['USA', 2], ['JPN', 2], ['CHN', 3]] }),
+  ground({ name: 'Bay of Biscay', axis: [[-1.9, 43.9], [-2.4, 44.8], [-3.2, 45.7], [-4.4, 46.6], [-5.6, 47.5]], widthKm: 90, shoreKm: [8, 170], flags: [['ESP', 6], ['FRA', 4]], faoSubAreas: { '27': ['27.8.b', '27.8'] } }),
+  ground({ name: 'Barents Sea', axis: [[19.0, 71.2], [25.0, 72.2], [31.0, 72.8], [37.0, 72.6], [43.0, 71.6]], widthKm: 140, shoreKm: [25, 600], flags: [['RUS', 6], ['NOR', 5]], faoSubAreas: { '27': ['27.1'] } }),
+  ground({ name: 'Bering Sea', axis: [[-165.5, 54.6], [-168.5, 55.8], [-171.5, 57.2], [-174.5, 58.8], [-177.5, 60.4]], widthKm: 70, shoreKm: [30, 450], flags: [['USA', 6], ['RUS', 2]] }),
+  ground({ name: 'South China Sea', axis: [[109.8, 18.0], [111.5, 16.8], [112.8, 15.0], [113.8, 12.5], [114.6, 10.0]], widthKm: 120, shoreKm: [15, 700], flags: [['CHN', 8], ['VNM', 3]] }),
 ];
 
 // Maritime Identification Digits per flag (first three digits of the ssvid).
@@ -72,6 +88,8 @@ function vesselName(random: Random, flag: string | null, type: string): string {
 
 /** A vessel of the demo fleet, with its `event_vessels` fields (source layout). */
 export interface DemoVessel {
+  /** Its place in the fleet: the seed of its own random stream (voyages.ts). */
+  index: number;
   id: string;
   ssvid: string;
   name: string;
@@ -104,6 +122,7 @@ export function makeFleet(random: Random, size: number, authorizingBodiesOf: (g:
     const type = random.weighted(TYPES);
     const ssvid = malformed ? String(random.int(1000, 99999999)) : `${random.pick(MIDS[flag!] ?? ['999'])}${String(random.int(0, 999999)).padStart(6, '0')}`;
     fleet.push({
+      index: i,
       id: makeVesselId(random),
       ssvid,
       name: vesselName(random, flag, type),

@@ -75,6 +75,19 @@ export class Random {
     return median * Math.exp(sigma * this.normal());
   }
 
+  /** Exponential with the given mean: the wait between events that come at random. */
+  exponential(mean: number): number {
+    return -mean * Math.log(1 - this.next());
+  }
+
+  /** Poisson with the given mean (Knuth's method: the means here are small). */
+  poisson(mean: number): number {
+    const limit = Math.exp(-mean);
+    let k = 0;
+    for (let p = this.next(); p > limit; p *= this.next()) k++;
+    return k;
+  }
+
   hex(length: number): string {
     let s = '';
     for (let i = 0; i < length; i++) s += Math.floor(this.next() * 16).toString(16);
