@@ -14,6 +14,10 @@ const ABOVE_QUERY = { group: ['../data/*', '../shape/*', '../store/*', '../store
 const ABOVE_STORE = { group: ['../../http/*', '../../http/**', '../../cli/*', '../../cli/**', '../../app.ts', '../http/*', '../cli/*', '../app.ts'], message: 'The store serves the layers above it and never reaches up into them.' };
 // A query is planned once, where it is normalised; the stores and their access paths read the plan
 // it carries (query.filters), so no request plans its filters twice.
+// Each engine stands alone: what both need (staging rows through the embedded loader, shared types)
+// lives one floor up, in src/store/.
+const NOT_POSTGRES = { group: ['../postgres/*', '../postgres/**', '**/store/postgres/*', '**/store/postgres/**'], message: 'An engine folder never imports another: what both engines need lives in src/store/ (staging.ts, store.ts, writer.ts, catalog.ts).' };
+const NOT_DUCKDB = { group: ['../duckdb/*', '../duckdb/**', '**/store/duckdb/*', '**/store/duckdb/**'], message: NOT_POSTGRES.message };
 const PLANNED_ONCE = { group: ['**/query/plan.ts'], importNames: ['planFilters', 'withPlan'], message: 'Only src/query/ plans a query (normalize.ts, withPlan); elsewhere read the plan it carries, query.filters.' };
 
 /** One block per floor: ESLint replaces, not merges, a rule's options where blocks overlap. */
@@ -31,6 +35,8 @@ export default [
   floor(['src/**/*.ts'], [DRIVERS, FRAMEWORK, ENGINE_INTERNALS, PLANNED_ONCE], ['src/store/**', 'src/http/**', 'src/app.ts', 'src/domain/**', 'src/query/**']),
   floor(['src/http/**/*.ts', 'src/app.ts'], [DRIVERS, ENGINE_INTERNALS, PLANNED_ONCE]),
   floor(['src/store/**/*.ts'], [FRAMEWORK, ABOVE_STORE, PLANNED_ONCE]),
+  floor(['src/store/duckdb/**/*.ts'], [FRAMEWORK, ABOVE_STORE, PLANNED_ONCE, NOT_POSTGRES]),
+  floor(['src/store/postgres/**/*.ts'], [FRAMEWORK, ABOVE_STORE, PLANNED_ONCE, NOT_DUCKDB]),
   floor(['src/domain/**/*.ts'], [DRIVERS, FRAMEWORK, OUTSIDE_DOMAIN]),
   floor(['src/query/**/*.ts'], [DRIVERS, FRAMEWORK, ABOVE_QUERY]),
   // No import cycles: in a cycle, whichever module loads first sees the others' constants

@@ -138,3 +138,11 @@ export class Catalog implements DatasetCatalog {
     return polygons;
   }
 }
+
+/** A region a region dataset lists (`vessel-events regions list`), as each engine's inspector reads it. */
+export interface ListedRegion {
+  dataset: string;
+  id: string;
+  /** null when events carry the id but no geometry (with its name) was loaded. */
+  name: string | null;
+}

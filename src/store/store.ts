@@ -134,3 +134,9 @@ export interface EventStats {
   timeseries?: { date: string; value: number }[];
   groups?: { name: string; label?: string | null; flag?: string | null; value: number }[];
 }
+
+/** Where a store that reopens on a new load reports what it did (each engine's provider). */
+export interface ReloadLog {
+  info(message: string): void;
+  error(message: string): void;
+}

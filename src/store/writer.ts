@@ -145,3 +145,13 @@ export interface EngineWriter extends DatabaseWriter {
   commit(): Promise<void>;
   abandon(): Promise<void>;
 }
+
+/** Whether a process of this machine is running (one we may not signal is): a lock or a stage whose process is gone is stale. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

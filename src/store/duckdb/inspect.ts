@@ -5,6 +5,7 @@ import { REGION_LIST_SQL } from '../sql.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { readVersions } from './versions.ts';
+import type { ListedRegion } from '../catalog.ts';
 
 /** A read of the file through a read-only instance of its own, closed after. */
 export async function readOnly<T>(dbPath: string, read: (c: DuckDBConnection) => Promise<T>): Promise<T> {
@@ -23,12 +24,6 @@ export function listVersions(dbPath: string): Promise<DatasetVersion[]> {
   return readOnly(dbPath, (c) => readVersions(c));
 }
 
-export interface ListedRegion {
-  dataset: string;
-  id: string;
-  /** null when events carry the id but no geometry (with its name) was loaded. */
-  name: string | null;
-}
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
 export function listRegions(dbPath: string, filter: { dataset: string }): Promise<ListedRegion[]> {

@@ -6,19 +6,9 @@
 import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-import type { LockHolder } from '../writer.ts';
+import { processAlive, type LockHolder } from '../writer.ts';
 
 export type { LockHolder };
-
-/** Whether a process of this machine is running (one we may not signal is). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readHolder(path: string): LockHolder | undefined {
   try {

@@ -3,7 +3,7 @@
 // new requests from it. Requests already running finish on the file they started with, which is
 // closed when the last of them releases it; nobody ever sees half of a load.
 import { unwatchFile, watchFile } from 'node:fs';
-import type { EventStore, StoreProvider } from '../store.ts';
+import type { EventStore, ReloadLog, StoreProvider } from '../store.ts';
 import { DuckDbStore, fileIdentity as identity, type DuckDbStoreOptions } from './duckdb-store.ts';
 
 interface Held {
@@ -12,10 +12,6 @@ interface Held {
   retired: boolean;
 }
 
-export interface ReloadLog {
-  info(message: string): void;
-  error(message: string): void;
-}
 
 
 export class ReloadingStore implements StoreProvider {

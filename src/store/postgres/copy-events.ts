@@ -1,17 +1,17 @@
 // From a staged DuckDB file to PostgreSQL. A PostgreSQL load stages, validates and types its rows
-// with the DuckDB loader (src/store/duckdb/writer.ts), so every check, every typed column and every
-// stored entry is written once for both engines; the staged events then travel to PostgreSQL as
+// with the embedded engine's loader (src/store/staging.ts), so every check, every typed column and
+// every stored entry is written once for both engines; the staged events then travel to PostgreSQL as
 // CSV through COPY, a slice of rows at a time so the disk holds one slice of text at most.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createReadStream, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS } from '../../domain/kinds.ts';
-import { OFFLINE_SETTINGS } from '../duckdb/offline.ts';
-import { FIELD_COLUMN as DUCKDB_COLUMN } from '../duckdb/render-plan.ts';
+import { type Stage, STAGED_COLUMN } from '../staging.ts';
 import { EVENT_COLUMNS } from './schema.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 
@@ -44,16 +44,16 @@ const SOURCE: Record<string, string> = {
   lat: 'lat',
   lon: 'lon',
   ...Object.fromEntries(REGION_MEMBERS.map((m) => [m.column, pgArray(m.column)])),
-  vessel_flag: DUCKDB_COLUMN.vesselFlag,
-  vessel_type: DUCKDB_COLUMN.vesselType,
+  vessel_flag: STAGED_COLUMN.vesselFlag,
+  vessel_type: STAGED_COLUMN.vesselType,
   vessel_gear_type: 'vessel_gear_type',
-  next_port_id: DUCKDB_COLUMN.nextPort,
+  next_port_id: STAGED_COLUMN.nextPort,
   next_port_name: 'next_port.name',
   next_port_flag: 'next_port.flag',
-  port_visit_confidence: DUCKDB_COLUMN.portVisitConfidence,
-  port_visit_anchorage_id: DUCKDB_COLUMN.portVisitAnchorage,
-  encounter_type: DUCKDB_COLUMN.encounterType,
-  gap_intentional_disabling: DUCKDB_COLUMN.gapIntentionalDisabling,
+  port_visit_confidence: STAGED_COLUMN.portVisitConfidence,
+  port_visit_anchorage_id: STAGED_COLUMN.portVisitAnchorage,
+  encounter_type: STAGED_COLUMN.encounterType,
+  gap_intentional_disabling: STAGED_COLUMN.gapIntentionalDisabling,
   record: RECORD_JSON,
   entry: 'entry',
 };
@@ -81,11 +81,9 @@ export class StagedFile {
     private readonly c: DuckDBConnection,
   ) {}
 
-  static async open(path: string): Promise<StagedFile> {
-    const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY', ...OFFLINE_SETTINGS });
-    const c = await instance.connect();
-    await c.run(`SET TimeZone = 'UTC'`);
-    return new StagedFile(path, instance, c);
+  static async open(stage: Stage): Promise<StagedFile> {
+    const { instance, connection } = await stage.read();
+    return new StagedFile(join(stage.dir, 'staged'), instance, connection);
   }
 
   async versions(): Promise<StagedVersion[]> {

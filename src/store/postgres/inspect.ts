@@ -2,7 +2,7 @@
 import pg from 'pg';
 import { REGION_LIST_SQL } from '../sql.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import type { ListedRegion } from '../duckdb/inspect.ts';
+import type { ListedRegion } from '../catalog.ts';
 import { readVersions, tableExists } from './catalog.ts';
 import { connectionConfig } from './connection.ts';
 

@@ -6,7 +6,7 @@
 // connection of its own, outside the pool and its per-request time limit.
 import pg from 'pg';
 import type { EventStore, StoreProvider } from '../store.ts';
-import type { ReloadLog } from '../duckdb/reloading-store.ts';
+import type { ReloadLog } from '../store.ts';
 import { readCatalog, readGeneration } from './catalog.ts';
 import { connectionConfig, describeUrl } from './connection.ts';
 import { PostgresPool, PostgresStore, type PostgresStoreOptions } from './postgres-store.ts';

@@ -1,19 +1,15 @@
 // The PostgreSQL writer. Everything one writer does runs in one transaction, so a load becomes
 // visible on commit, all at once, or never (a failed or killed load is rolled back by the server).
 // One writer at a time: it holds a session advisory lock, and a second one waits for it. Events
-// are staged, validated and typed by the DuckDB loader in a scratch file (copy-events.ts), then
-// copied in; the reference data is written directly.
+// are staged, validated and typed by the embedded engine's loader in a scratch file (staging.ts),
+// then copied in (copy-events.ts); the reference data is written directly.
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './vessel-identities.ts';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
-import { DuckDbWriter } from '../duckdb/writer.ts';
-import { processAlive, type LockHolder } from '../duckdb/load-lock.ts';
-import { LoadRefused, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions, newVersionIds } from '../writer.ts';
+import { Stage, type StagingWriter } from '../staging.ts';
+import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions, newVersionIds } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
@@ -24,7 +20,7 @@ import { connectionConfig } from './connection.ts';
 const WRITER_LOCK = 0x76657373656c;
 
 export class PostgresWriter implements EngineWriter {
-  private staging: { dir: string; writer: DuckDbWriter } | undefined;
+  private staging: Stage | undefined;
   private copiedEvents = false;
   private finished = false;
 
@@ -51,12 +47,8 @@ export class PostgresWriter implements EngineWriter {
     }
   }
 
-  private async stage(): Promise<DuckDbWriter> {
-    if (!this.staging) {
-      removeStaleStages();
-      const dir = mkdtempSync(join(tmpdir(), `${STAGE_PREFIX}${process.pid}-`));
-      this.staging = { dir, writer: await DuckDbWriter.open(join(dir, 'staged.duckdb'), { ...this.options, onWait: undefined }, false) };
-    }
+  private async stage(): Promise<StagingWriter> {
+    this.staging ??= await Stage.open(this.options);
     return this.staging.writer;
   }
 
@@ -75,7 +67,7 @@ export class PostgresWriter implements EngineWriter {
     const { update, ...load } = options;
     const result = await stage.publish(update ? { ...load, allowEmpty: true } : load);
     await stage.commit();
-    const staged = await StagedFile.open(join(this.staging!.dir, 'staged.duckdb'));
+    const staged = await StagedFile.open(this.staging!);
     try {
       if (update) {
         options.onPhase?.('copying');
@@ -197,19 +189,9 @@ export class PostgresWriter implements EngineWriter {
   private async finish(): Promise<void> {
     if (this.finished) return;
     this.finished = true;
-    if (this.staging) rmSync(this.staging.dir, { recursive: true, force: true });
+    this.staging?.remove();
     // Ending the session releases the advisory lock.
     await this.client.end();
-  }
-}
-
-const STAGE_PREFIX = 'vessel-events-stage-';
-
-/** Removes the staging folders killed loads left in the temporary folder (their process is gone). */
-function removeStaleStages(): void {
-  for (const name of readdirSync(tmpdir())) {
-    const pid = Number(name.startsWith(STAGE_PREFIX) ? name.slice(STAGE_PREFIX.length).split('-')[0] : NaN);
-    if (Number.isInteger(pid) && pid > 0 && !processAlive(pid)) rmSync(join(tmpdir(), name), { recursive: true, force: true });
   }
 }
 
