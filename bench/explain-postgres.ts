@@ -4,7 +4,7 @@
 import pg from 'pg';
 import { openStores } from '../src/store/engines.ts';
 import { normalizeListQuery } from '../src/query/normalize.ts';
-import { readQueryString, validateAgainst } from '../src/http/request-reader.ts';
+import { readQueryString, validateAgainst } from '../src/http/wire-syntax.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, type Paging } from '../src/query/schema.ts';
 import { compileSearch, compileWhere } from '../src/store/postgres/compile.ts';

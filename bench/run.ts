@@ -22,7 +22,7 @@ import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from 
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
 import { openStores, type Database } from '../src/store/engines.ts';
 import type { EventStore } from '../src/store/store.ts';
-import { readBody, readQueryString, validateAgainst } from '../src/http/request-reader.ts';
+import { readBody, readQueryString, validateAgainst } from '../src/http/wire-syntax.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
 import { normalizeVesselSearch, VesselSearchQuerySchema } from '../src/query/vessel-params.ts';

@@ -56,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     frameworkErrors: onFrameworkError,
     clientErrorHandler: onClientError,
   });
-  // Requests are validated by src/http/request-reader.ts with the same schemas (it also maps
+  // Requests are validated by src/http/wire-syntax.ts with the same schemas (it also maps
   // spellings and aliases first), and responses are written by src/shape, whose key order and
   // wire types the official clients depend on. The route schemas document both in /openapi.json.
   app.setValidatorCompiler(() => () => true);

@@ -1,7 +1,7 @@
 // demo: generate the demo events and their reference data (in worker threads), and load them
 // through the normal writer.
 import { GeneratorPool } from '../data/demo/generator-pool.ts';
-import { defaultVersionTag } from '../data/load.ts';
+import { defaultVersionTag } from '../data/load-events.ts';
 import { databaseHoldsData, describeDatabase, editDatabase, type Database } from '../store/engines.ts';
 import type { PublishedVersion } from '../store/writer.ts';
 import { progressReporter } from './progress.ts';

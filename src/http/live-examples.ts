@@ -6,7 +6,7 @@
 // documented response examples. Computed once per loaded generation.
 import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 import type { Buffering } from '../query/area.ts';
-import { VESSEL_TYPES } from '../query/kinds.ts';
+import { VESSEL_TYPES } from '../query/enumerations.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset, type NormalizeContext } from '../query/normalize.ts';
 import { KIND_OF_FILTER, KIND_OF_TYPE } from '../query/plan.ts';
 import { normalizeStatsOptions, StatsGetQuerySchema } from '../query/stats.ts';

@@ -9,7 +9,7 @@ import { parseDateParam } from './dates.ts';
 import type { EntryShaping, EventFilters, Paging } from './schema.ts';
 import type { DatasetAccess, EventQuery, ListQuery, TimeWindow, ValueFilter } from './types.ts';
 import { withPlan } from './plan.ts';
-import { EVENT_TYPE_ALIASES, type EventTypeFilterValue, type Operator } from './kinds.ts';
+import { EVENT_TYPE_ALIASES, type EventTypeFilterValue, type Operator } from './enumerations.ts';
 
 /** Maps a canonical parameter name to the spelling the client used, for error titles. */
 export type Spelling = (canonical: string) => string;

@@ -1,10 +1,10 @@
-// Request schemas (TypeBox). The same objects validate requests (src/http/request-reader.ts) and
+// Request schemas (TypeBox). The same objects validate requests (src/http/wire-syntax.ts) and
 // generate /openapi.json, so the documentation cannot drift from what is accepted. Property names
 // are canonical (camelCase); every other spelling is mapped to them by src/query/parameters.ts.
 import { Type, type Static } from '@sinclair/typebox';
 import { BUFFER_LIMITS, BUFFER_OPERATIONS, BUFFER_UNITS } from '../geo/buffer.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
-import { ENCOUNTER_TYPES, EVENT_FORMATS, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, LIST_FORMATS, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './kinds.ts';
+import { ENCOUNTER_TYPES, EVENT_FORMATS, EVENT_TYPE_ALIASES, EVENT_TYPE_FILTER_VALUES, LIST_FORMATS, OPERATORS, PORT_VISIT_CONFIDENCES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from './enumerations.ts';
 
 /** A string enum as a plain JSON-schema `enum` (clearer validation errors than anyOf of literals). */
 function StringEnum<T extends readonly string[]>(values: T, description: string, extra: { examples?: unknown[] } = {}) {

@@ -1,6 +1,6 @@
 // The normalised query: what every layer after parsing works on (store, shape, stats).
 import type { ResolvedDataset } from './datasets.ts';
-import type { EventTypeFilterValue, Operator, SortValue, TimeFilterMode } from './kinds.ts';
+import type { EventTypeFilterValue, Operator, SortValue, TimeFilterMode } from './enumerations.ts';
 import type { RegionMember } from '../domain/regions.ts';
 import type { Polygon } from '../geo/geojson.ts';
 import type { Box } from '../geo/grid.ts';

@@ -6,7 +6,7 @@
 import { ENTRY_PATHS, type PathTree } from '../domain/entry-paths.ts';
 import type { EventKind } from '../domain/kinds.ts';
 import { EVENT_KINDS } from '../domain/kinds.ts';
-import type { ListFormat } from '../query/kinds.ts';
+import type { ListFormat } from '../query/enumerations.ts';
 import type { EntryShape } from '../query/types.ts';
 import { footerMembers, joinable, streamListBody, type EntryPages, type ListFooter } from './list-body.ts';
 import { pathTree, project } from './paths.ts';

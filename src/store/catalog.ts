@@ -1,7 +1,7 @@
 // What a store knows of a database when it opens it (dataset versions, vessel group ids, region
 // ids and geometries, the generation), read once per open: every engine fills one, and the
 // normaliser reads it through DatasetCatalog. A load changes the generation, and the store is
-// opened again (src/store/duckdb/reloading-store.ts, src/store/postgres/postgres-stores.ts).
+// opened again (src/store/duckdb/reloading-store.ts, src/store/postgres/reloading-store.ts).
 import type { EventKind } from '../domain/kinds.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
 import { parseGeometry, type Polygon } from '../geo/geojson.ts';

@@ -11,12 +11,12 @@ import { listRegions as listDuckDbRegions, listVersions as listDuckDbVersions } 
 import type { ListedRegion } from './catalog.ts';
 import type { ReloadLog } from './store.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './duckdb/load-lock.ts';
-import { PostgresStores } from './postgres/postgres-stores.ts';
+import { PostgresStores } from './postgres/reloading-store.ts';
 import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
-import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-files.ts';
+import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-file-catalog.ts';
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter, WriterOptions } from './writer.ts';
 

@@ -1,6 +1,6 @@
 // SQL both engines write alike: numbered parameters and the list's order.
 import { REGION_DATASETS } from '../domain/regions.ts';
-import type { SortValue } from '../query/kinds.ts';
+import type { SortValue } from '../query/enumerations.ts';
 
 // Bound parameters, numbered ($1, $2, ...) as both engines write them: a value bound once can be
 // used several times, and callers can append more parameters after a WHERE clause. Every user

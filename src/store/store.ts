@@ -105,7 +105,7 @@ export interface PageStream extends AsyncIterable<string[]> {
   /**
    * The same entries read instead as bytes: the page's entries joined by the separator, in UTF-8,
    * in buffers whose concatenation is the whole (a separator may end one buffer). A page written as
-   * stored goes to the socket this way, with no JS string per entry (src/store/entry-chunks.ts). A
+   * stored goes to the socket this way, with no JS string per entry (src/store/entry-bytes.ts). A
    * page is read one way or the other, once.
    */
   joined(separator: Separator): AsyncIterable<Buffer>;

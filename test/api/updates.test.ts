@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { loadFiles, loadRows } from '../../src/data/load.ts';
+import { loadFiles, loadRows } from '../../src/data/load-events.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
 import { editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
 import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';

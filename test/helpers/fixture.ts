@@ -11,7 +11,7 @@ import { buildApp } from '../../src/app.ts';
 import { TokenFile, TokenVerifier } from '../../src/auth/tokens.ts';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { loadRows } from '../../src/data/load.ts';
+import { loadRows } from '../../src/data/load-events.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';

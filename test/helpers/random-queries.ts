@@ -2,7 +2,7 @@
 // of the statistics: each is both an HTTP request (random spellings and array forms, GET or POST)
 // and the reference query it means.
 import { Random } from '../../src/data/demo/random.ts';
-import { ENCOUNTER_TYPES, VESSEL_TYPES } from '../../src/query/kinds.ts';
+import { ENCOUNTER_TYPES, VESSEL_TYPES } from '../../src/query/enumerations.ts';
 import type { Fixture } from './fixture.ts';
 import type { ReferenceListQuery } from './reference.ts';
 

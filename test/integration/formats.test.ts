@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeDemoFiles } from '../../src/data/demo/files.ts';
-import { loadFiles } from '../../src/data/load.ts';
+import { loadFiles } from '../../src/data/load-events.ts';
 import { editDatabase } from '../../src/store/engines.ts';
-import { readGroups, readPorts, readRegions } from '../../src/data/reference-data.ts';
+import { readGroups, readPorts, readRegions } from '../../src/data/reference-files.ts';
 import { readAllRecords } from '../helpers/fixture.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-formats-'));

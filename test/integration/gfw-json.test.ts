@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { DATASET_ID_BY_KIND, EVENT_KINDS } from '../../src/domain/kinds.ts';
-import { publishedRowOf } from '../../src/data/gfw-json.ts';
+import { publishedRowOf } from '../../src/data/parse-gfw-json.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 import { BIN } from '../helpers/server.ts';
 

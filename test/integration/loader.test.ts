@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDemoRows, type PublishedRow } from '../../src/data/demo/generate.ts';
-import { loadFiles, loadRows } from '../../src/data/load.ts';
+import { loadFiles, loadRows } from '../../src/data/load-events.ts';
 import type { EventRecord } from '../../src/domain/record.ts';
 import { toEntry } from '../helpers/entry-oracle.ts';
 import { toPublishedRow } from '../../src/shape/raw.ts';

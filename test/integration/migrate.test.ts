@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { loadRows } from '../../src/data/load.ts';
+import { loadRows } from '../../src/data/load-events.ts';
 import { migrateDatabase } from '../../src/store/engines.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';

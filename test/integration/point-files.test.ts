@@ -1,4 +1,4 @@
-// Point files (src/store/duckdb/point-file.ts): every event found by id with exactly the entry the
+// Point files (src/store/duckdb/point-file-format.ts): every event found by id with exactly the entry the
 // events table stores, nothing found that is not there, and the files kept in step with the
 // database through loads, drops, failed loads and migrate.
 import assert from 'node:assert/strict';
@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { loadRows } from '../../src/data/load.ts';
-import { idKey, PointFile, PointFileWriter, sortByKey, type PointRow } from '../../src/store/duckdb/point-file.ts';
-import { pointFolder } from '../../src/store/duckdb/point-files.ts';
+import { loadRows } from '../../src/data/load-events.ts';
+import { idKey, PointFile, PointFileWriter, sortByKey, type PointRow } from '../../src/store/duckdb/point-file-format.ts';
+import { pointFolder } from '../../src/store/duckdb/point-file-catalog.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { cleanStaleWork, copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';
 import { normalizeListQuery, normalizeSingleDataset } from '../../src/query/normalize.ts';

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { EngineOutOfMemory } from '../../src/query/errors.ts';
 import { ConnectionPool } from '../../src/store/duckdb/pool.ts';
-import { holdsUnreadResult, readRows, streamRows } from '../../src/store/duckdb/read-rows.ts';
+import { holdsUnreadResult, readRows, streamRows } from '../../src/store/duckdb/statements.ts';
 
 /** The engine's words when an allocation passes its limit. */
 const outOfMemory = () => new Error('Out of Memory Error: failed to allocate data of size 1.0 MiB (487.4 MiB/488.2 MiB used)');

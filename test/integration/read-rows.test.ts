@@ -1,10 +1,10 @@
-// Statements kept prepared per connection (src/store/duckdb/read-rows.ts): a statement run again
+// Statements kept prepared per connection (src/store/duckdb/statements.ts): a statement run again
 // with other values answers for those values, however many statements a connection has run, and
 // never with a value bound for an earlier run.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { readRows, streamRows } from '../../src/store/duckdb/read-rows.ts';
+import { readRows, streamRows } from '../../src/store/duckdb/statements.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 
 let fixture: Fixture;

@@ -12,7 +12,7 @@ import { Random } from '../../src/data/demo/random.ts';
 import { REGION_MEMBERS } from '../../src/domain/regions.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
-import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/kinds.ts';
+import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES, VESSEL_TYPES } from '../../src/query/enumerations.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { readRegionVersions, REGION_TABLE_MEMBERS, regionPlan } from '../../src/store/duckdb/region-table.ts';
 import { copyDuckDbFiles, editDatabase, migrateDatabase } from '../../src/store/engines.ts';

@@ -19,7 +19,7 @@ import { GROUNDS } from '../../src/data/demo/fleet.ts';
 import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
-import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES } from '../../src/query/kinds.ts';
+import { EVENT_TYPE_FILTER_VALUES, SORT_VALUES, TIME_FILTER_MODES } from '../../src/query/enumerations.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { readSpatialCells, SPATIAL_PAGE_LIMIT, spatialPlan } from '../../src/store/duckdb/spatial-table.ts';
 import { copyDuckDbFiles, migrateDatabase } from '../../src/store/engines.ts';

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
-import { TIME_FILTER_MODES } from '../../src/query/kinds.ts';
+import { TIME_FILTER_MODES } from '../../src/query/enumerations.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { readStartRange, startFromEnd } from '../../src/store/duckdb/stored-order.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';

@@ -14,7 +14,7 @@ async function refusals(filePath: string, code: string): Promise<string[]> {
 
 const CASES: [file: string, code: string, allowed: boolean, rule?: string][] = [
   ['src/cli/serve.ts', "import { DuckDBInstance } from '@duckdb/node-api';", false],
-  ['src/data/load.ts', "import type { DuckDBValue } from '@duckdb/node-api';", false],
+  ['src/data/load-events.ts', "import type { DuckDBValue } from '@duckdb/node-api';", false],
   ['src/shape/wire.ts', "import pg from 'pg';", false],
   ['src/store/duckdb/x.ts', "import { DuckDBInstance } from '@duckdb/node-api';", true],
   ['src/store/postgres/x.ts', "import pg from 'pg';", true],

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { databaseOption, integerOption, loadMemoryLimit, option } from '../../config.ts';
 import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, readRemovals, type FileFormat } from '../../data/load.ts';
+import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, readRemovals, type FileFormat } from '../../data/load-events.ts';
 import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDatabase } from '../../store/engines.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, KIND_BY_DATASET_ID, kindNamed } from '../../domain/kinds.ts';

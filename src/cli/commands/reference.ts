@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { databaseOption, option } from '../../config.ts';
 import { describeDatabase, editDatabase, listRegions, type Database } from '../../store/engines.ts';
-import { readGroups, readIuuList, readPorts, readRegions, readRegistry } from '../../data/reference-data.ts';
+import { readGroups, readIuuList, readPorts, readRegions, readRegistry } from '../../data/reference-files.ts';
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';

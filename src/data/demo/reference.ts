@@ -5,7 +5,7 @@ import { hash } from 'node:crypto';
 import type { DemoWorld } from './generate.ts';
 import type { DemoVessel } from './fleet.ts';
 import { bboxOf } from './geography.ts';
-import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-data.ts';
+import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-files.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 
 export interface DemoReferenceData {

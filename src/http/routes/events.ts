@@ -13,7 +13,7 @@ import type { ListQuery } from '../../query/types.ts';
 import type { Buffering } from '../../query/area.ts';
 import { featureOf, MEDIA_TYPES, streamListAs } from '../../shape/formats.ts';
 import { nextOffsetOf } from '../../shape/list-body.ts';
-import { EVENT_FORMATS, LIST_FORMATS, type ListFormat } from '../../query/kinds.ts';
+import { EVENT_FORMATS, LIST_FORMATS, type ListFormat } from '../../query/enumerations.ts';
 import { invalid } from '../../query/errors.ts';
 import { formatOf } from '../format.ts';
 import { specFromGfw } from '../../shape/spec-wire.ts';

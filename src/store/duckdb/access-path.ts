@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { ListPage, PageStream } from '../store.ts';
 import type { ConnectionPool } from './pool.ts';
-import type { PointFile } from './point-file.ts';
+import type { PointFile } from './point-file-format.ts';
 import type { StartRange } from './stored-order.ts';
 import { pageOf } from './held-page.ts';
 import { inStoredOrder } from './stored-order.ts';

@@ -14,11 +14,11 @@ import { typedParam } from './render-plan.ts';
 import { selectColumns, toRecord } from './columns.ts';
 import { readStartRange, type StartRange } from './stored-order.ts';
 import { ConnectionPool } from './pool.ts';
-import { readRows } from './read-rows.ts';
+import { readRows } from './statements.ts';
 import { olderLayoutProblem, readGeneration, readGroupIds, readRegionCatalog, readVersions } from './versions.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
-import type { PointFile } from './point-file.ts';
-import { openPointFiles } from './point-files.ts';
+import type { PointFile } from './point-file-format.ts';
+import { openPointFiles } from './point-file-catalog.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
 import { readVesselIdentities } from './identity-table.ts';
@@ -64,7 +64,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   private constructor(
     private readonly instance: DuckDBInstance,
     private readonly pool: ConnectionPool,
-    /** Each version's point file (point-file.ts); a version without one is read from the tables. */
+    /** Each version's point file (point-file-format.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
     regionVersions: ReadonlySet<number>,
     contents: CatalogContents,

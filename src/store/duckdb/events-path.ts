@@ -7,8 +7,8 @@ import type { AccessPath, PageReader, PathContext, PathName } from './access-pat
 import type { Lane } from './pool.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
 import { heldPageOf } from './held-page.ts';
-import { readRows, streamRows } from './read-rows.ts';
-import { ENTRY_BYTES_SQL, entryChunks } from './slices.ts';
+import { readRows, streamRows } from './statements.ts';
+import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
 
 export class EventsPath implements AccessPath {
   readonly name: PathName;

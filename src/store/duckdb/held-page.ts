@@ -1,7 +1,7 @@
 // How a page holds the engine: a page read on a connection of its own keeps it until the page is
 // read to its end, its reader stops, or it is discarded unread; a page read whole holds nothing.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { pageStream, type EntryChunk } from '../entry-chunks.ts';
+import { pageStream, type EntryChunk } from '../entry-bytes.ts';
 import type { PageStream } from '../store.ts';
 import type { ConnectionPool } from './pool.ts';
 

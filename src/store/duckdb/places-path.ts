@@ -7,7 +7,7 @@ import type { ListPage, PageStream } from '../store.ts';
 import { countThenSearch } from '../store.ts';
 import type { AccessPath, PageReader, PathContext } from './access-path.ts';
 import { pageOf } from './held-page.ts';
-import type { EntrySources } from './page-entries.ts';
+import type { EntrySources } from './entries-by-id.ts';
 import { SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
 
 /** Starts kept per counted polygon query at most (8 bytes each). */

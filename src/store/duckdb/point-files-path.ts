@@ -5,7 +5,7 @@ import type { ListPage, PageStream } from '../store.ts';
 import { countThenSearch } from '../store.ts';
 import type { AccessPath } from './access-path.ts';
 import { pageOf } from './held-page.ts';
-import type { PointFile } from './point-file.ts';
+import type { PointFile } from './point-file-format.ts';
 import { historyMatches, historyPage, type HistoryMatch } from './vessel-history.ts';
 
 export class PointFilesPath implements AccessPath {

@@ -12,7 +12,7 @@
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
 import type { EngineLoad } from '../store.ts';
-import { endUnreadResult, holdsUnreadResult } from './read-rows.ts';
+import { endUnreadResult, holdsUnreadResult } from './statements.ts';
 
 export type Lane = 'heavy' | 'light';
 

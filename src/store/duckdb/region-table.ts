@@ -14,7 +14,7 @@ import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
 import type { PageStart } from './stored-order.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
-import { readRows } from './read-rows.ts';
+import { readRows } from './statements.ts';
 
 /**
  * The layers the table holds. RFMOs are left out: an event lies in 6.1 of them on average (1M

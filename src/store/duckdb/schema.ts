@@ -1,6 +1,6 @@
 // DuckDB schema (docs/performance.md, "The layout"). Rows of a load are written sorted by
 // (version_id, start_ts, id), so the per-row-group min/max zone maps let a time window skip the
-// rest of the data; point files beside the database (src/store/duckdb/point-file.ts) and a second
+// rest of the data; point files beside the database (src/store/duckdb/point-file-format.ts) and a second
 // table sorted by vessel (src/store/duckdb/vessel-table.ts) serve the lookups that never scan. Filters read
 // typed columns and struct fields; each kind's event_info is a typed STRUCT. Each row also holds
 // its entry as the client receives it in the `gfw` wire format (src/store/duckdb/entry-sql.ts): a

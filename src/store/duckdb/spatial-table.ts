@@ -5,7 +5,7 @@
 // its zone maps find, an area where no event lies is answered without a statement, positions in
 // cells wholly inside the polygons skip the exact test, and the rest are tested in TypeScript
 // (docs/performance.md, "Polygons: a table sorted by place" and "Polygons: the exact test in
-// TypeScript"). Its pages' entries are read by page-entries.ts. The loader writes it with events
+// TypeScript"). Its pages' entries are read by entries-by-id.ts. The loader writes it with events
 // (writer.ts); a version is read from it once spatial_versions lists it.
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
@@ -16,10 +16,10 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
-import { entriesOf, type EntrySources } from './page-entries.ts';
-import { float64Column, int32Column } from './vectors.ts';
+import { entriesOf, type EntrySources } from './entries-by-id.ts';
+import { float64Column, int32Column } from './chunk-columns.ts';
 import type { Polygon } from '../../geo/geojson.ts';
-import { streamRows } from './read-rows.ts';
+import { streamRows } from './statements.ts';
 
 export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_events (

@@ -8,7 +8,7 @@ import type { EventQuery } from '../../query/types.ts';
 import type { EventStats } from '../store.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
 import { vesselTableAnswers } from './vessel-table.ts';
-import { readRows } from './read-rows.ts';
+import { readRows } from './statements.ts';
 
 const TRUNC: Record<TimeseriesInterval, string> = { HOUR: 'hour', DAY: 'day', MONTH: 'month', YEAR: 'year' };
 const COLUMN_OF = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column]));

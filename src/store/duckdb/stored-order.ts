@@ -8,9 +8,9 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { compileRows } from './compile.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
-import { readRows, streamRows } from './read-rows.ts';
-import { ENTRY_BYTES_SQL, entryChunks, nextTurn, readEntryBytesReversed } from './slices.ts';
-import type { EntryChunk } from '../entry-chunks.ts';
+import { readRows, streamRows } from './statements.ts';
+import { ENTRY_BYTES_SQL, entryChunks, nextTurn, readEntryBytesReversed } from './entry-stream.ts';
+import type { EntryChunk } from '../entry-bytes.ts';
 
 /** Whether storage order answers the query: a list of one dataset version, sorted by start. */
 export function inStoredOrder(query: EventQuery | ListQuery): boolean {
@@ -94,7 +94,7 @@ export async function storedOrderPage(c: DuckDBConnection, query: ListQuery, tot
   if (start < 0) throw new Error(`a page at offset ${query.offset} cannot begin after ${skipped} rows`);
   if (end <= start) return nothing();
   // The page's first start is bound like every other value, so that every page of a list's shape
-  // is one statement, kept prepared (read-rows.ts).
+  // is one statement, kept prepared (statements.ts).
   const listed = compileRows(query);
   const rows = from
     ? { sql: `${listed.sql} AND start_ts >= make_timestamp($${listed.params.length + 1}::BIGINT)`, params: [...listed.params, BigInt(Math.round(from.startUs))] }

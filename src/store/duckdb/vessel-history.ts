@@ -1,4 +1,4 @@
-// Vessel histories from the point files (point-file.ts): each version's file holds a vessel's
+// Vessel histories from the point files (point-file-format.ts): each version's file holds a vessel's
 // records together, so a history is a few block reads, with no query to DuckDB. Two queries on
 // vessel_events took 4-9 ms on 10M events; this takes about a millisecond (docs/performance.md,
 // "Vessel histories from the point files"). The query's filter plan is evaluated in TypeScript
@@ -7,8 +7,8 @@
 import type { Field } from '../../query/plan.ts';
 import { evaluatePlan, type FieldValue } from '../../query/evaluate-plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import type { SortValue } from '../../query/kinds.ts';
-import type { PointFile, VesselRecord } from './point-file.ts';
+import type { SortValue } from '../../query/enumerations.ts';
+import type { PointFile, VesselRecord } from './point-file-format.ts';
 import { servedByVesselTable } from './vessel-table.ts';
 
 /**

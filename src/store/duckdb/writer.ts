@@ -24,7 +24,7 @@ import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.
 import { describeUpdate, planUpdate, stageRemovals, updatedRowsSql } from './update.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
-import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-files.ts';
+import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-file-catalog.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
@@ -482,7 +482,7 @@ export class DuckDbWriter implements EngineWriter {
  * never carries their text. vessel_events takes the columns of a history, sorted by version and
  * vessel (vessel-table.ts says why version first). The rest of what serving reads comes after,
  * from events (writeMissingServingData): the entries sorted by vessel in the point files
- * (point-files.ts), the positions sorted by place in spatial_events (spatial-table.ts) and the
+ * (point-file-catalog.ts), the positions sorted by place in spatial_events (spatial-table.ts) and the
  * regions in region_events (region-table.ts).
  */
 async function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true): Promise<void> {

@@ -1,5 +1,5 @@
 // The PostgreSQL engine behind the EventStore interface. One pool of connections serves every
-// snapshot of the catalog (postgres-stores.ts opens a new snapshot when a load commits); the
+// snapshot of the catalog (reloading-store.ts opens a new snapshot when a load commits); the
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
 import { readVesselIdentities } from './vessel-identities.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
@@ -13,7 +13,7 @@ import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
-import { pageStream } from '../entry-chunks.ts';
+import { pageStream } from '../entry-bytes.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { computeStats } from './stats.ts';
@@ -238,7 +238,7 @@ export class PostgresStore extends Catalog implements EventStore {
     return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE id = $1 AND version_id = $2`, [id, dataset.resolved.versionId]))[0]?.[0]);
   }
 
-  /** Refuses further work; the pool belongs to the provider (postgres-stores.ts), which ends it. */
+  /** Refuses further work; the pool belongs to the provider (reloading-store.ts), which ends it. */
   async close(): Promise<void> {
     this.closed = true;
   }

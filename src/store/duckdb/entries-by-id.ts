@@ -3,9 +3,9 @@
 // that holds no entries (spatial_events) read their entries here.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { SqlBuilder } from '../sql.ts';
-import type { PointFile } from './point-file.ts';
+import type { PointFile } from './point-file-format.ts';
 import { typedParam } from './render-plan.ts';
-import { readRows } from './read-rows.ts';
+import { readRows } from './statements.ts';
 
 /** Where a page's entries may be read besides a window of events: what the store knows of each version. */
 export interface EntrySources {

@@ -6,7 +6,7 @@
 // blocks of about 64 KB; an index of a 64-bit key of each id, sorted, whose high halves and blocks
 // the server keeps in memory, so a lookup by id is one read and one block's decompression; and, per
 // vessel, where its run of records starts, so its history is one read of the blocks it spans. The
-// loader writes one per version it publishes (point-files.ts), from the events sorted by vessel;
+// loader writes one per version it publishes (point-file-catalog.ts), from the events sorted by vessel;
 // the database names it in its meta table, so a file belongs to exactly the database that names it.
 //
 // Layout (integers little-endian):

@@ -36,7 +36,7 @@ export class EntryBytes {
 
   /**
    * Values that already end with their spare byte, laid out back to back in pieces of whole values
-   * that belong to the caller (a driver's copies of its runs, src/store/duckdb/vectors.ts): kept as
+   * that belong to the caller (a driver's copies of its runs, src/store/duckdb/chunk-columns.ts): kept as
    * they are, not copied.
    */
   static spared({ pieces, counts, lengths }: { pieces: readonly Uint8Array[]; counts: readonly number[]; lengths: Uint32Array }): EntryBytes {

@@ -1,15 +1,15 @@
-// Which point files (point-file.ts) a database has, and keeping them in step with it. Every file
+// Which point files (point-file-format.ts) a database has, and keeping them in step with it. Every file
 // lives in `<database>.points/` under a name no other load uses, and is never changed once written:
 // a load writes the files of the versions it adds and names them in the working copy's meta table,
 // so they become the database's in the same rename that publishes the load. Files no published
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { float64Column, int32Column, uint32Column } from './vectors.ts';
+import { float64Column, int32Column, uint32Column } from './chunk-columns.ts';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { POINT_RECORD_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file.ts';
+import { POINT_RECORD_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file-format.ts';
 import { readVersions } from './versions.ts';
 import { tableExists } from './tables.ts';
 import { readOnly } from './inspect.ts';
@@ -63,7 +63,7 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_RECORD_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
       let done = 0;
       for await (const chunk of chunksOf(result)) {
-        // Typed arrays, not a getItem per value (src/store/duckdb/vectors.ts); the end may be NULL.
+        // Typed arrays, not a getItem per value (src/store/duckdb/chunk-columns.ts); the end may be NULL.
         const version = int32Column(chunk, 0);
         const [high, low, vesselHigh, vesselLow] = [1, 2, 3, 4].map((i) => uint32Column(chunk, i));
         const start = float64Column(chunk, 5);

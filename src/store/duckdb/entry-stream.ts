@@ -1,10 +1,10 @@
 // A streamed result of stored entries, handed over a DuckDB chunk at a time with a turn of the
 // event loop between chunks. Reading a chunk's 2,048 stored entries (about 2 MB) takes a few
-// milliseconds (copied in runs of adjacent values, src/store/duckdb/vectors.ts), so /healthz and
+// milliseconds (copied in runs of adjacent values, src/store/duckdb/chunk-columns.ts), so /healthz and
 // lookups by id never wait long behind a big page.
 import type { DuckDBResult } from '@duckdb/node-api';
-import { EntryBytes } from '../entry-chunks.ts';
-import { blobColumnValues } from './vectors.ts';
+import { EntryBytes } from '../entry-bytes.ts';
+import { blobColumnValues } from './chunk-columns.ts';
 
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -7,9 +7,9 @@ import { createInterface } from 'node:readline';
 import type { EventKind } from '../domain/kinds.ts';
 import { editDatabase, type Database, type LockHolder } from '../store/engines.ts';
 import { LoadRefused, type DatabaseWriter, type LoadPhase, type PublishResult, type Removals, type UpdateRequest } from '../store/writer.ts';
-import { gfwEntryDocuments } from './gfw-json.ts';
+import { gfwEntryDocuments } from './parse-gfw-json.ts';
 
-/** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/gfw-json.ts). */
+/** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/parse-gfw-json.ts). */
 export const FILE_FORMATS = ['ndjson', 'csv', 'parquet', 'gfw-json'] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 
