@@ -30,7 +30,7 @@ function vectorOf<V extends NumberVector>(chunk: DuckDBDataChunk, column: number
 /**
  * A vector's values as the typed array the driver holds them in (its `items`, a view of the chunk).
  * The driver declares the field private, so a version without it falls back to `getItem`;
- * test/unit/vectors.test.ts checks that the driver installed still has it.
+ * test/unit/chunk-columns.test.ts checks that the driver installed still has it.
  */
 export function heldArray<A extends NumberArray>(vector: NumberVector, type: { new (length: number): A; from(values: Iterable<number>): A }): A {
   const items = (vector as unknown as { items?: unknown }).items;

@@ -1,10 +1,10 @@
-// Result columns read as typed arrays (src/store/duckdb/vectors.ts): the values DuckDB returned, read
+// Result columns read as typed arrays (src/store/duckdb/chunk-columns.ts): the values DuckDB returned, read
 // from the driver's own arrays (the fast path a driver upgrade could take away), and the same values
 // through getItem when a vector has no such array.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { blobColumnValues, float64Column, heldArray, int32Column, uint32Column } from '../../src/store/duckdb/vectors.ts';
+import { blobColumnValues, float64Column, heldArray, int32Column, uint32Column } from '../../src/store/duckdb/chunk-columns.ts';
 
 test('INTEGER, UINTEGER and DOUBLE columns come out as the driver\'s typed arrays, chunk by chunk, with every value', async () => {
   const instance = await DuckDBInstance.create(':memory:');

@@ -1,8 +1,8 @@
-// A page's chunks read as texts or as joined bytes (src/store/entry-chunks.ts) hold the same entries.
+// A page's chunks read as texts or as joined bytes (src/store/entry-bytes.ts) hold the same entries.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { EntryBytes, pageStream, type EntryChunk } from '../../src/store/entry-chunks.ts';
+import { EntryBytes, pageStream, type EntryChunk } from '../../src/store/entry-bytes.ts';
 
 const texts = fc.array(fc.string({ unit: 'binary', maxLength: 40 }), { maxLength: 30 });
 const bytesOf = (chunk: string[]) => EntryBytes.copy(chunk.map((t) => new Uint8Array(Buffer.from(t, 'utf8'))));

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { canonicalParameterName } from '../../src/query/parameters.ts';
 import { ProblemCollector } from '../../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema } from '../../src/query/schema.ts';
-import { readBody, readQueryString, validateAgainst, type CanonicalRequest } from '../../src/http/request-reader.ts';
+import { readBody, readQueryString, validateAgainst, type CanonicalRequest } from '../../src/http/wire-syntax.ts';
 
 function readGet(query: string): { request: CanonicalRequest; problems: ProblemCollector } {
   const problems = new ProblemCollector();
