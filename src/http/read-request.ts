@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Static, TObject } from '@sinclair/typebox';
 import { ProblemCollector } from '../query/errors.ts';
-import type { Spelling } from '../query/normalize.ts';
+import type { Spelling } from '../query/errors.ts';
 import { readBody, readQueryString, validateAgainst, validatorOf } from './wire-syntax.ts';
 
 export interface ReadRequest<Q extends TObject, B extends TObject> {

@@ -7,7 +7,7 @@ import { BufferFailed, BufferQueueFull, BufferTooCostly } from '../geo/buffer-th
 import { forPointTests, GeometryError, GeometryTooLarge, parseGeometry, type Polygon } from '../geo/geojson.ts';
 import type { DatasetCatalog } from './datasets.ts';
 import { InvalidParameters, NotFound, Overloaded, PayloadTooLarge, type ProblemCollector } from './errors.ts';
-import type { Spelling } from './normalize.ts';
+import type { Spelling } from './errors.ts';
 import { REGION_DATASETS } from '../domain/regions.ts';
 import type { EventFilters } from './schema.ts';
 import type { AreaFilter } from './types.ts';

@@ -4,7 +4,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid, ProblemCollector } from './errors.ts';
 import { parseDateParam } from './dates.ts';
-import type { Spelling } from './normalize.ts';
+import type { Spelling } from './errors.ts';
 import { checkVesselDatasets, VESSEL_DATASET_LATEST } from './vessel-params.ts';
 
 export const INSIGHT_INCLUDES = ['FISHING', 'GAP', 'COVERAGE', 'VESSEL-IDENTITY-IUU-VESSEL-LIST'] as const;

@@ -1,7 +1,7 @@
 // normalize*: meaning. Input is a request already reduced to canonical names and checked against
 // its schema (types, enums, ranges); output is the EventQuery the store compiles. Cross-field
 // rules, defaults, access and dataset resolution live here and nowhere else.
-import { ProblemCollector, Forbidden, InvalidParameters, NotFound } from './errors.ts';
+import { ProblemCollector, Forbidden, InvalidParameters, NotFound, type Spelling } from './errors.ts';
 import { isEntryPath } from '../domain/entry-paths.ts';
 import { normalizeArea, type Buffering } from './area.ts';
 import { parseDatasetRef, resolveDataset, type DatasetCatalog, type DatasetRef, type ResolvedDataset } from './datasets.ts';
@@ -12,7 +12,6 @@ import { withPlan } from './plan.ts';
 import { EVENT_TYPE_ALIASES, type EventTypeFilterValue, type Operator } from './enumerations.ts';
 
 /** Maps a canonical parameter name to the spelling the client used, for error titles. */
-export type Spelling = (canonical: string) => string;
 const asIs: Spelling = (name) => name;
 
 export interface NormalizeContext {

@@ -1,7 +1,7 @@
 // Statistics (interface 4.6, decisions section 6): the options beside the filters, and their meaning.
 import { Type } from '@sinclair/typebox';
 import { InvalidParameters } from './errors.ts';
-import type { Spelling } from './normalize.ts';
+import type { Spelling } from './errors.ts';
 import { BODY_ONLY_FILTERS, EventFiltersSchema } from './schema.ts';
 import type { RegionMember } from '../domain/regions.ts';
 

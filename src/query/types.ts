@@ -5,7 +5,7 @@ import type { RegionMember } from '../domain/regions.ts';
 import type { Polygon } from '../geo/geojson.ts';
 import type { Box } from '../geo/grid.ts';
 import type { BufferOperation, BufferUnit } from '../geo/buffer.ts';
-import type { FilterPlan } from './plan.ts';
+import type { FilterPlan } from './conditions.ts';
 
 /**
  * Where events must be: named regions matched on their `regions` members (no buffer), or polygons

@@ -6,7 +6,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Forbidden, invalid, notFound, ProblemCollector } from './errors.ts';
 import type { DatasetAccess } from './types.ts';
 import { parseWhere, type WhereExpression } from './vessel-where.ts';
-import type { Spelling } from './normalize.ts';
+import type { Spelling } from './errors.ts';
 
 export const VESSEL_DATASET = 'public-global-vessel-identity';
 export const VESSEL_DATASET_LATEST = `${VESSEL_DATASET}:latest`;

@@ -6,11 +6,12 @@
 // MPA 555635930 the web app's example asks about (the package lists no port there). Like every
 // vessel's, each example vessel's events follow one another with time to sail between them.
 import { GROUNDS, type DemoVessel } from './fleet.ts';
-import type { DemoWorld } from './generate.ts';
 import type { Port } from './geography.ts';
-import type { Meeting } from './meetings.ts';
-import { DAY, durations, encounterRows, fishingRow, gapRow, HOUR, portVisitRow, wholeSecond, type PublishedRow } from './rows.ts';
-import { sailMs } from './voyages.ts';
+import { DAY, durations, encounterRows, fishingRow, gapRow, HOUR, portVisitRow, wholeSecond, type Meeting, type PublishedRow } from './rows.ts';
+import { sailMs, type VoyageWorld } from './voyages.ts';
+
+/** What the examples read of the demo's world (generate.ts, DemoWorld): its fleet, which they join. */
+type ExampleWorld = VoyageWorld & { readonly fleet: DemoVessel[] };
 
 const SENEGAL = GROUNDS.find((g) => g.name === 'Senegal shelf')!;
 const BARENTS = GROUNDS.find((g) => g.name === 'Barents Sea')!;
@@ -19,7 +20,7 @@ const BARENTS = GROUNDS.find((g) => g.name === 'Barents Sea')!;
 const EXAMPLE_MIDS: Record<string, string> = { CHN: '412', RUS: '273', SEN: '663', PAN: '351', BRA: '710', NOR: '257' };
 const EXAMPLE_NAMES: Record<string, string> = { CHN: 'LU RONG YUAN YU', RUS: 'KAPITAN', NOR: 'HAVSTRAND' };
 
-function exampleVessel(w: DemoWorld, id: string, flag: string, type: string, ground = SENEGAL): DemoVessel {
+function exampleVessel(w: ExampleWorld, id: string, flag: string, type: string, ground = SENEGAL): DemoVessel {
   const v: DemoVessel = {
     index: w.fleet.length,
     id,
@@ -37,11 +38,11 @@ function exampleVessel(w: DemoWorld, id: string, flag: string, type: string, gro
 }
 
 /** A day's visit to a port. */
-const visit = (w: DemoWorld, v: DemoVessel, startMs: number, port: Port, options: { confidence?: number; id?: string } = {}) =>
+const visit = (w: ExampleWorld, v: DemoVessel, startMs: number, port: Port, options: { confidence?: number; id?: string } = {}) =>
   portVisitRow(w, v, { startMs, endMs: startMs + 20 * HOUR }, port, options);
 
 /** A carrier meeting a fishing vessel on the carrier's ground, then each at its next port. */
-function* meeting(w: DemoWorld, carrier: DemoVessel, partner: DemoVessel, startMs: number): Generator<PublishedRow> {
+function* meeting(w: ExampleWorld, carrier: DemoVessel, partner: DemoVessel, startMs: number): Generator<PublishedRow> {
   const m: Meeting = {
     carrier, partner, startMs, endMs: startMs + durations.encounter(w.random), at: w.sea.onGround(carrier.ground, w.random),
     carrierPort: w.portFor(carrier), partnerPort: w.portFor(partner),
@@ -50,7 +51,7 @@ function* meeting(w: DemoWorld, carrier: DemoVessel, partner: DemoVessel, startM
   for (const [v, port] of [[carrier, m.carrierPort], [partner, m.partnerPort]] as const) yield visit(w, v, wholeSecond(m.endMs + sailMs(m.at, port)), port);
 }
 
-export function* clientExampleRows(w: DemoWorld): Generator<PublishedRow> {
+export function* clientExampleRows(w: ExampleWorld): Generator<PublishedRow> {
   const chineseTrawler = exampleVessel(w, '8c7304226-6c71-edbe-0b63-c246734b3c01', 'CHN', 'fishing');
   // Four hauls a month, six days apart, each at most a day long.
   for (const month of [Date.UTC(2017, 0, 2), Date.UTC(2020, 9, 1), Date.UTC(2020, 10, 1), Date.UTC(2020, 11, 1)]) {

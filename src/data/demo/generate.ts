@@ -7,9 +7,9 @@ import { GROUNDS, makeFleet, type DemoVessel, type Ground } from './fleet.ts';
 import { authorizationStatus, authorizingBodiesOfFaoArea } from './fishery-bodies.ts';
 import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
-import { planMeetings, type Meeting } from './meetings.ts';
+import { planMeetings } from './meetings.ts';
 import { streamSeed, vesselRows } from './voyages.ts';
-import { DAY, isoTime, round, type Box, type PublishedRow } from './rows.ts';
+import { DAY, isoTime, round, type Box, type Meeting, type PublishedRow } from './rows.ts';
 import { Sea, type Position } from './sea.ts';
 
 export { demoReferenceData, type DemoReferenceData } from './reference.ts';

@@ -5,18 +5,10 @@
 import type { DemoVessel } from './fleet.ts';
 import type { Port } from './geography.ts';
 import type { Random } from './random.ts';
-import { DAY, durations, onTenMinutes } from './rows.ts';
-import type { Position, Sea } from './sea.ts';
+import { DAY, durations, onTenMinutes, type Meeting } from './rows.ts';
+import type { Sea } from './sea.ts';
 
-export interface Meeting {
-  carrier: DemoVessel;
-  partner: DemoVessel;
-  startMs: number;
-  endMs: number;
-  at: Position;
-  carrierPort: Port;
-  partnerPort: Port;
-}
+export type { Meeting };
 
 /** Days between two meetings of one vessel: time to reach the first, land its catch and reach the next. */
 const MEETING_SPACING_DAYS = 25;

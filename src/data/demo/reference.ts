@@ -2,9 +2,14 @@
 // registry of its large vessels and an IUU vessel list. Read after the rows, since the client
 // examples join the fleet as rows are made.
 import { hash } from 'node:crypto';
-import type { DemoWorld } from './generate.ts';
 import type { DemoVessel } from './fleet.ts';
-import { bboxOf } from './geography.ts';
+import { bboxOf, type Geography } from './geography.ts';
+
+/** What the reference data reads of the demo's world (generate.ts, DemoWorld). */
+interface ReferenceWorld {
+  readonly fleet: readonly DemoVessel[];
+  readonly geo: Geography;
+}
 import { mergeRegionParts, type GroupMember, type PortRecord, type RegionGeometry } from '../reference-files.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 
@@ -36,7 +41,7 @@ const OWNER_KINDS = ['FISHERIES CO LTD', 'MARINE SA', 'SEAFOOD GROUP', 'SHIPPING
  * IMO numbers, call signs, lengths and tonnage, an owner, and the authorizations their events list
  * as publicly listed. Drawn from each vessel's id, so the events do not change with it.
  */
-function demoRegistry(w: DemoWorld): RegistryRecord[] {
+function demoRegistry(w: ReferenceWorld): RegistryRecord[] {
   const fishing = w.fleet.filter((v) => v.type === 'fishing').sort((a, b) => b.activity - a.activity || (a.id < b.id ? -1 : 1));
   const large = [...w.fleet.filter((v) => v.type === 'carrier'), ...fishing.slice(0, Math.ceil(fishing.length / 10))];
   return large.map((v) => {
@@ -58,7 +63,7 @@ function demoRegistry(w: DemoWorld): RegistryRecord[] {
  * A few of the busiest fishing vessels on an IUU vessel list: listed by id or by MMSI, one twice,
  * some delisted since, so that the IUU insight has every case to show.
  */
-function demoIuuList(w: DemoWorld): IuuListing[] {
+function demoIuuList(w: ReferenceWorld): IuuListing[] {
   const busiest = w.fleet.filter((v) => v.type === 'fishing').sort((a, b) => b.activity - a.activity || (a.id < b.id ? -1 : 1));
   const listing = (v: DemoVessel | undefined, by: 'id' | 'ssvid', listedFrom: string, listedTo: string | null): IuuListing[] =>
     v ? [{ vesselId: by === 'id' ? v.id : null, ssvid: by === 'ssvid' ? v.ssvid : null, shipname: v.name, flag: v.flag, listedFrom, listedTo, source: 'demo IUU vessel list' }] : [];
@@ -70,7 +75,7 @@ function demoIuuList(w: DemoWorld): IuuListing[] {
     ...listing(busiest[7], 'id', '2023-02-01', null),
   ];
 }
-export function demoReferenceData(w: DemoWorld): DemoReferenceData {
+export function demoReferenceData(w: ReferenceWorld): DemoReferenceData {
   const members = (groupId: string, vessels: DemoVessel[]) => vessels.map((v) => ({ groupId, vesselId: v.id }));
   const chineseTrawlers = w.fleet.filter((v) => v.flag === 'CHN' && v.type === 'fishing');
   const groups = [

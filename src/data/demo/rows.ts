@@ -2,14 +2,38 @@
 // voyage planner (voyages.ts) decides when and where each event is; these fill in what the
 // pipeline reports about it.
 import { hash } from 'node:crypto';
-import type { DemoWorld } from './generate.ts';
+import type { EventKind } from '../../domain/kinds.ts';
 import type { DemoVessel, Ground } from './fleet.ts';
-import { distanceKm, type Port } from './geography.ts';
-import type { Meeting } from './meetings.ts';
+import { distanceKm, type Geography, type Port } from './geography.ts';
 import type { Random } from './random.ts';
 import type { Position } from './sea.ts';
 
 export type PublishedRow = Record<string, unknown>;
+
+/** What the row builders read of the demo's world (generate.ts, DemoWorld). */
+export interface RowWorld {
+  /** The stream the rows' details are drawn from. */
+  readonly random: Random;
+  readonly geo: Geography;
+  readonly toMs: number;
+  /** The columns every kind shares; regions are tagged at the mean position. */
+  row(kind: EventKind, v: DemoVessel, g: Ground, startMs: number, endMs: number | null, lat: number, lon: number, box: Box, id: string): PublishedRow;
+  vesselJson(v: DemoVessel, nextPort: Port | null): Record<string, unknown>;
+  /** A point near a port but off the land polygons. */
+  nearPort(p: Port): Position;
+  authorizationStatus(v: DemoVessel, row: PublishedRow): string;
+}
+
+/** A carrier meeting a fishing vessel (meetings.ts plans them): when, where, and each one's next port. */
+export interface Meeting {
+  carrier: DemoVessel;
+  partner: DemoVessel;
+  startMs: number;
+  endMs: number;
+  at: Position;
+  carrierPort: Port;
+  partnerPort: Port;
+}
 export type Box = [number, number, number, number];
 export interface Span { startMs: number; endMs: number }
 
@@ -57,7 +81,7 @@ export const durations = {
 export const wholeSecond = (ms: number) => Math.ceil(ms / 1000) * 1000;
 export const onTenMinutes = (ms: number) => Math.ceil(ms / TEN_MINUTES) * TEN_MINUTES;
 
-export function fishingRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, { lat, lon }: Position, g: Ground = v.ground): PublishedRow {
+export function fishingRow(w: RowWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, { lat, lon }: Position, g: Ground = v.ground): PublishedRow {
   const r = w.random;
   const row = w.row('fishing', v, g, s, e, lat, lon, boxAround(lat, lon, () => r.between(0, 0.05)), eventId('fishing', v.id, s, e));
   const speed = round(r.between(1.2, 4.5), 3);
@@ -73,7 +97,7 @@ export function fishingRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e }
   return row;
 }
 
-export function portVisitRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, port: Port, options: { confidence?: number; id?: string } = {}): PublishedRow {
+export function portVisitRow(w: RowWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, port: Port, options: { confidence?: number; id?: string } = {}): PublishedRow {
   const r = w.random;
   const anchorage = () => {
     const at = w.nearPort(port);
@@ -102,7 +126,7 @@ export function portVisitRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e
 }
 
 /** A gap from `off` to `on`; an open gap (no end yet) has no `on`. */
-export function gapRow(w: DemoWorld, v: DemoVessel, startMs: number, endMs: number | null, off: Position, on: Position | null, intentional: boolean): PublishedRow {
+export function gapRow(w: RowWorld, v: DemoVessel, startMs: number, endMs: number | null, off: Position, on: Position | null, intentional: boolean): PublishedRow {
   const r = w.random;
   const end = on ?? off;
   const lat = round((off.lat + end.lat) / 2, 4);
@@ -129,7 +153,7 @@ export function gapRow(w: DemoWorld, v: DemoVessel, startMs: number, endMs: numb
 }
 
 /** A loitering; its next port is set once the voyage knows where it ends (`withNextPort`). */
-export function loiteringRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, { lat, lon }: Position): PublishedRow {
+export function loiteringRow(w: RowWorld, v: DemoVessel, { startMs: s, endMs: e }: Span, { lat, lon }: Position): PublishedRow {
   const r = w.random;
   const row = w.row('loitering', v, v.ground, s, e, lat, lon, boxAround(lat, lon, () => 0.02), eventId('loitering', v.id, s, e));
   const speed = round(r.between(0.05, 1.5), 6);
@@ -143,7 +167,7 @@ export function loiteringRow(w: DemoWorld, v: DemoVessel, { startMs: s, endMs: e
   return row;
 }
 
-export function withNextPort(w: DemoWorld, row: PublishedRow, v: DemoVessel, port: Port | null): void {
+export function withNextPort(w: RowWorld, row: PublishedRow, v: DemoVessel, port: Port | null): void {
   row['event_vessels'] = [w.vesselJson(v, port)];
 }
 
@@ -153,7 +177,7 @@ function encounterSide(type: string): string {
 }
 
 /** A meeting's two rows, `.1` and `.2`, each from its own vessel's point of view. */
-export function encounterRows(w: DemoWorld, m: Meeting): PublishedRow[] {
+export function encounterRows(w: RowWorld, m: Meeting): PublishedRow[] {
   const r = w.random;
   const { carrier: a, partner: b, startMs: s, endMs: e } = m;
   const { lat, lon } = m.at;

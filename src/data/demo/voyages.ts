@@ -2,15 +2,24 @@
 // leaves port, sails to its ground, fishes (or loiters, or meets a vessel, meetings.ts), and heads
 // for port. Every event starts after the one before it ended, with the time to sail between them
 // at cruising speed, so no vessel needs more than that speed between consecutive events.
-import type { DemoWorld } from './generate.ts';
 import type { DemoVessel } from './fleet.ts';
-import type { Meeting } from './meetings.ts';
+import type { Port } from './geography.ts';
 import { Random } from './random.ts';
 import {
-  DAY, durations, encounterRows, fishingRow, gapRow, HOUR, loiteringRow, portVisitRow, wholeSecond, withNextPort, type PublishedRow, type Span,
+  DAY, durations, encounterRows, fishingRow, gapRow, HOUR, loiteringRow, portVisitRow, wholeSecond, withNextPort, type Meeting, type PublishedRow, type RowWorld, type Span,
 } from './rows.ts';
 import { distanceKm } from './geography.ts';
-import type { Position } from './sea.ts';
+import type { Position, Sea } from './sea.ts';
+
+/** What the voyages read of the demo's world (generate.ts, DemoWorld), besides what rows read. */
+export interface VoyageWorld extends RowWorld {
+  /** Set to each vessel's own stream while its voyages are made. */
+  random: Random;
+  readonly seed: number;
+  readonly fromMs: number;
+  readonly sea: Sea;
+  portFor(v: DemoVessel, random?: Random): Port;
+}
 
 /** The speed voyages are planned at: a fishing vessel's or a reefer's economical speed. */
 export const CRUISE_KNOTS = 10;
@@ -60,7 +69,7 @@ export function streamSeed(seed: number, n: number): number {
 }
 
 /** One vessel's rows over the demo's period, in time order: about `quota` events and its meetings. */
-export function* vesselRows(w: DemoWorld, v: DemoVessel, quota: number, meetings: readonly Meeting[]): Generator<PublishedRow> {
+export function* vesselRows(w: VoyageWorld, v: DemoVessel, quota: number, meetings: readonly Meeting[]): Generator<PublishedRow> {
   if (quota <= 0 && meetings.length === 0) return;
   yield* new VesselVoyages(w, v, quota, meetings).rows();
 }
@@ -79,7 +88,7 @@ class VesselVoyages {
   /** Set when a voyage could not start before the next meeting: the next one goes to it. */
   private meetingNext = false;
 
-  constructor(private readonly w: DemoWorld, private readonly v: DemoVessel, quota: number, meetings: readonly Meeting[]) {
+  constructor(private readonly w: VoyageWorld, private readonly v: DemoVessel, quota: number, meetings: readonly Meeting[]) {
     this.r = w.random = new Random(streamSeed(w.seed, v.index));
     this.pending = [...meetings];
     this.habits = habitsOf(v.type);

@@ -5,7 +5,8 @@ import { Type } from '@sinclair/typebox';
 import { toPublishedRow } from '../../shape/raw.ts';
 import { resolvedName } from '../../query/datasets.ts';
 import { notFound } from '../../query/errors.ts';
-import { normalizeListQuery, normalizeSingleDataset, type Spelling } from '../../query/normalize.ts';
+import { normalizeListQuery, normalizeSingleDataset } from '../../query/normalize.ts';
+import type { Spelling } from '../../query/errors.ts';
 import {
   EventByIdParamsSchema, EventByIdQuerySchema, ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema,
 } from '../../query/schema.ts';

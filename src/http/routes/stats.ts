@@ -2,7 +2,8 @@
 // normaliser and filter compiler, plus the stats options.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { normalizeEventQuery, type Spelling } from '../../query/normalize.ts';
+import { normalizeEventQuery } from '../../query/normalize.ts';
+import type { Spelling } from '../../query/errors.ts';
 import type { Buffering } from '../../query/area.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EmptyQuerySchema, GROUP_REGION_MEMBER, normalizeStatsOptions, StatsGetQuerySchema, StatsPostBodySchema, type StatsOptionsNormalized } from '../../query/stats.ts';

@@ -5,13 +5,14 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { renderCondition } from './render-plan.ts';
 import { ORDER_BY, SqlBuilder as GenericSqlBuilder } from '../sql.ts';
+import type { SqlBuilder } from './sql-builder.ts';
 
 export interface CompiledSql {
   sql: string;
   params: DuckDBValue[];
 }
 
-export type SqlBuilder = GenericSqlBuilder<DuckDBValue>;
+export type { SqlBuilder };
 
 export function compileWhere(q: EventQuery): CompiledSql {
   const b = new GenericSqlBuilder<DuckDBValue>();

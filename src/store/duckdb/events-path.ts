@@ -3,7 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
-import type { AccessPath, PageReader, PathContext, PathName } from './access-path.ts';
+import type { AccessPath, PageReader, PathContext, PathName } from './paths.ts';
 import type { Lane } from './pool.ts';
 import { compileRows, compileSearch, type Source } from './compile.ts';
 import { heldPageOf } from './held-page.ts';

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import type { ListPage, PageStream } from '../store.ts';
 import { countThenSearch } from '../store.ts';
-import type { AccessPath, PageReader, PathContext } from './access-path.ts';
+import type { AccessPath, PageReader, PathContext } from './paths.ts';
 import { pageOf } from './held-page.ts';
 import type { EntrySources } from './entries-by-id.ts';
 import { SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, type SpatialCount, type SpatialPlan } from './spatial-table.ts';

@@ -3,7 +3,7 @@
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { ListPage, PageStream } from '../store.ts';
 import { countThenSearch } from '../store.ts';
-import type { AccessPath } from './access-path.ts';
+import type { AccessPath } from './paths.ts';
 import { pageOf } from './held-page.ts';
 import type { PointFile } from './point-file-format.ts';
 import { historyMatches, historyPage, type HistoryMatch } from './vessel-history.ts';

@@ -2,7 +2,7 @@
 // columns so zone maps prune), then the exact even-odd test over the polygon's edges.
 import type { Polygon } from '../../geo/geojson.ts';
 import { bandedPolygon, type BandedPolygon } from '../../geo/even-odd.ts';
-import type { SqlBuilder } from './compile.ts';
+import type { SqlBuilder } from './sql-builder.ts';
 
 /** Up to this many polygons, each is one OR term of the condition; beyond it, a join (see below). */
 export const POLYGON_TERMS_LIMIT = 16;

@@ -5,7 +5,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import { countBesidePage, countThenSearch, type ListPage, type PageStream } from '../store.ts';
 import type { EntryChunk } from '../entry-bytes.ts';
-import type { AccessPath, PageReader, PathContext } from './access-path.ts';
+import type { AccessPath, PageReader, PathContext } from './paths.ts';
 import { heldPageOf } from './held-page.ts';
 import { COUNTED_STARTS_LIMIT, regionCount, regionCountAndStart, regionPageStart, type RegionPlan } from './region-table.ts';
 import { nothing, storedOrderPage } from './stored-order.ts';

@@ -4,7 +4,7 @@ import { DuckDBTimestampValue, type DuckDBValue } from '@duckdb/node-api';
 import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
 import type { Condition, Field } from '../../query/plan.ts';
 import { renderCondition as render, type SqlDialect } from '../render-plan.ts';
-import type { SqlBuilder } from './compile.ts';
+import type { SqlBuilder } from './sql-builder.ts';
 import { compilePolygons } from './polygon-sql.ts';
 
 /** The column (or struct path) holding each field, in events and, for some fields, vessel_events. */

@@ -5,7 +5,7 @@
 // counted"). A descending page is placed by its total, so it is counted first.
 import type { ListQuery } from '../../query/types.ts';
 import { countBesidePage, countThenSearch, type ListPage, type PageStream } from '../store.ts';
-import type { AccessPath, PageReader, PathContext } from './access-path.ts';
+import type { AccessPath, PageReader, PathContext } from './paths.ts';
 import { heldPageOf } from './held-page.ts';
 import { startFromEnd, storedOrderPage } from './stored-order.ts';
 

@@ -4,7 +4,7 @@
 // as the events path reads its own.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EventQuery } from '../../query/types.ts';
-import type { PageReader, PathContext } from './access-path.ts';
+import type { PageReader, PathContext } from './paths.ts';
 import { countRows, EventsPath } from './events-path.ts';
 import type { Lane } from './pool.ts';
 import { vesselSource } from './vessel-table.ts';
