@@ -1,10 +1,7 @@
-// A page's entries as an engine hands them over: JSON texts, or their UTF-8 bytes. A page written
-// as stored (no `includes` to apply) needs bytes only: read from DuckDB as bytes and written to the
-// socket as they are, 99,999 entries took about 235 ms against 330 for a JS string per entry, the
-// page joined as a string and encoded again for the socket (docs/performance.md, "The big page as
-// bytes"). DuckDB's bytes now go to the socket in the buffers the driver copied them into, each
-// entry read with a spare byte for its separator ("The big page in runs"). Texts remain for the
-// pages that are shaped entry by entry.
+// A page's entries as an engine hands them over: UTF-8 bytes in the driver's own buffers, each
+// entry with a spare byte for its separator, written to the socket as they are when the page is
+// served as stored; or JSON texts, for pages shaped entry by entry (docs/performance.md, "The big
+// page in runs").
 import type { PageStream, Separator } from './store.ts';
 
 /**

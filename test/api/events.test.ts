@@ -129,7 +129,9 @@ describe('GET and POST /v3/events', () => {
   });
 
   test('a deep page (read on the sort keys first, then its rows) holds the same entries as a one-step read', async () => {
-    // offset 995 is read in one step, offset 1000 in two (src/store/duckdb/deep-page.ts).
+    // Pages that overlap agree however each is found: in storage order or sorted by the engine
+    // (src/store/duckdb/stored-order.ts, events-path.ts), on the index first from DEFERRED_OFFSET on
+    // (src/store/postgres/compile.ts).
     for (const datasets of ['public-global-fishing-events:latest', 'public-global-fishing-events:latest,public-global-port-visits-events:latest']) {
       for (const sort of ['-start', '%2Bend']) {
         const oneStep = (await get(`/v3/events?datasets=${datasets}&limit=25&offset=995&sort=${sort}`)).json() as ListBody;

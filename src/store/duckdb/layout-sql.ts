@@ -1,4 +1,4 @@
-// SQL generated from the layout declarations (src/data/event-info.ts): the column types of the
+// SQL generated from the layout declarations (src/domain/event-info.ts): the column types of the
 // typed kind blocks, the expressions that build them from a row's JSON, and the checks that name
 // a bad field. Only declared constants become SQL text here; row values are data, never SQL.
 import { isObjectField, NEXT_PORT_FIELDS, PUBLIC_AUTHORIZATION_FIELDS, type InfoField, type ScalarField } from '../../domain/event-info.ts';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { REGION_LIST_SQL } from '../sql.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { ListedRegion } from '../catalog.ts';
-import { readVersions, tableExists } from './catalog.ts';
+import { readVersions, tableExists } from './versions.ts';
 import { connectionConfig } from './connection.ts';
 
 async function connected<T>(url: string, read: (c: pg.Client) => Promise<T>): Promise<T> {

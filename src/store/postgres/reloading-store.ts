@@ -7,7 +7,7 @@
 import pg from 'pg';
 import type { EventStore, StoreProvider } from '../store.ts';
 import type { ReloadLog } from '../store.ts';
-import { readCatalog, readGeneration } from './catalog.ts';
+import { readCatalog, readGeneration } from './versions.ts';
 import { connectionConfig, describeUrl } from './connection.ts';
 import { PostgresPool, PostgresStore, type PostgresStoreOptions } from './postgres-store.ts';
 

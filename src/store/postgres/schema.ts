@@ -8,7 +8,7 @@ import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './vessel-identities.ts';
 
-/** 1: the first layout. A database of another layout is refused (src/store/postgres/catalog.ts). */
+/** 1: the first layout. A database of another layout is refused (src/store/postgres/versions.ts). */
 export const SCHEMA_VERSION = 1;
 
 const TEXT = 'text COLLATE "C"';

@@ -6,7 +6,7 @@ import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateTarget } from '../update.ts';
 import type { PublishedVersion, UpdateRequest } from '../writer.ts';
 import type { StagedFile } from './copy-events.ts';
-import { readVersions } from './catalog.ts';
+import { readVersions } from './versions.ts';
 import { EVENT_COLUMNS } from './schema.ts';
 
 /**

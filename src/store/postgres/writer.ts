@@ -13,7 +13,7 @@ import { LoadRefused, type LockHolder, type EngineWriter, type Port, type Publis
 import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
-import { readVersions, schemaProblem } from './catalog.ts';
+import { readVersions, schemaProblem } from './versions.ts';
 import { connectionConfig } from './connection.ts';
 
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
