@@ -1,7 +1,7 @@
 // The PostgreSQL engine behind the EventStore interface. One pool of connections serves every
 // snapshot of the catalog (reloading-store.ts opens a new snapshot when a load commits); the
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
-import { readVesselIdentities } from './vessel-identities.ts';
+import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import pg from 'pg';

@@ -6,7 +6,7 @@
 // vessel_id as the distribution column (docs/deploy.md): no unique key spans other columns.
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { Field } from '../../query/plan.ts';
-import { CREATE_IDENTITY_TABLES } from './vessel-identities.ts';
+import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 
 /** 1: the first layout. A database of another layout is refused (src/store/postgres/versions.ts). */
 export const SCHEMA_VERSION = 1;

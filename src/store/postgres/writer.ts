@@ -4,7 +4,7 @@
 // are staged, validated and typed by the embedded engine's loader in a scratch file (staging.ts),
 // then copied in (copy-events.ts); the reference data is written directly.
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
-import { dropIdentityRows, writeMissingIdentityRows } from './vessel-identities.ts';
+import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
