@@ -1,4 +1,4 @@
-// Tokens (decisions section 8): each has a name and the dataset patterns it may read. The file
+// Tokens (docs/api.md, "Access"): each has a name and the dataset patterns it may read. The file
 // keeps only SHA-256 hashes; a token is shown once, when created. Tokens are 32 random bytes, so a
 // fast hash is enough (no password stretching is needed for high-entropy secrets).
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Reference data loaded beside the events (decisions section 9): vessel groups, ports, region
+// Reference data loaded beside the events (docs/data-format.md, "Reference data"): vessel groups, ports, region
 // geometries, an IUU vessel list and a vessel registry. Files are small; each is parsed and checked here, and a bad item names its place.
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';

@@ -1,4 +1,4 @@
-// The property paths an entry can have, for `includes` (decisions section 5): derived from the
+// The property paths an entry can have, for `includes` (docs/api.md, "Entry shaping"): derived from the
 // layout declarations, so a path is valid exactly when some entry can carry it.
 import { EVENT_INFO_FIELDS, isObjectField, NEXT_PORT_FIELDS, PUBLIC_AUTHORIZATION_FIELDS, type InfoField } from './event-info.ts';
 import { DISTANCE_FIELDS } from './record.ts';

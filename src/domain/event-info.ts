@@ -1,9 +1,9 @@
-// The `event_info` layout per kind (decisions section 9 leaves the keys to us; docs/data-format.md
-// documents them). Each declaration gives the output key (the kind block's camelCase name, in
-// output order, following reference/gfw-examples), the snake_case source key, the value type,
-// and how the `gfw` wire format writes it. The loader's SQL (validation, typed storage columns)
-// and the shaper's kind blocks are both generated from these declarations, so the layout is
-// written exactly once.
+// The `event_info` layout per kind, whose keys are ours to choose and are documented
+// (docs/data-format.md, "`event_info` keys per kind"). Each declaration gives the output key (the
+// kind block's camelCase name, in output order, following reference/gfw-examples), the snake_case
+// source key, the value type, and how the `gfw` wire format writes it. The loader's SQL
+// (validation, typed storage columns) and the shaper's kind blocks are both generated from these
+// declarations, so the layout is written exactly once.
 import type { EventKind } from './kinds.ts';
 
 export type ScalarType = 'number' | 'integer' | 'string' | 'boolean';
@@ -12,11 +12,11 @@ export interface ScalarField {
   key: string;
   source: string;
   type: ScalarType;
-  /** The live service writes this value as a decimal string (decisions section 5, `gfw`). */
+  /** The live service writes this value as a decimal string (docs/api.md, "Wire formats", `gfw`). */
   gfwString?: boolean;
   /** The loader rejects a row without it: a filter depends on it. */
   required?: boolean;
-  /** Stored lower case (decisions section 5: `encounter.type` is lower case). */
+  /** Stored lower case (docs/api.md, "Entry": `encounter.type` is lower case). */
   lowerCase?: boolean;
   /** What it means, for /openapi.json. */
   description?: string;

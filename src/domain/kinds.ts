@@ -1,4 +1,4 @@
-// Event kinds and the public dataset ids that hold them (interface section 1, decisions section 3).
+// Event kinds and the public dataset ids that hold them (docs/api.md, "Datasets").
 
 export const EVENT_KINDS = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];

@@ -3,7 +3,7 @@
 import type { EventKind } from './kinds.ts';
 import type { Regions } from './regions.ts';
 
-/** `distances` members (interface 2.3), which are also the published-row keys in snake_case. */
+/** `distances` members (docs/api.md, "Entry"), which are also the published-row keys in snake_case. */
 export const DISTANCE_FIELDS = [
   { member: 'startDistanceFromShoreKm', source: 'start_distance_from_shore_km' },
   { member: 'endDistanceFromShoreKm', source: 'end_distance_from_shore_km' },

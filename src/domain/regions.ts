@@ -1,8 +1,9 @@
 // Region layers: named regions events carry and clients filter and group by.
 
 /**
- * The nine region layers, listed once: the region dataset a client names (decisions section 4),
- * the `regions` member of an entry it matches (interface 2.2), its published-row key and column.
+ * The nine region layers, listed once: the region dataset a client names
+ * (docs/api.md, "Regions, geometry and buffers"), the `regions` member of an entry it matches
+ * (docs/api.md, "Entry"), its published-row key and column.
  */
 export const REGION_MEMBERS = [
   { dataset: 'public-eez-areas', member: 'eez', source: 'eez', column: 'eez' },

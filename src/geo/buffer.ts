@@ -1,4 +1,4 @@
-// Buffers (decisions section 4), with turf so units match the interface's exactly. DISSOLVE is the
+// Buffers (docs/api.md, "Regions, geometry and buffers"), with turf so units match the interface's exactly. DISSOLVE is the
 // buffered shape; DIFFERENCE the ring between the original and the buffered shape.
 import { buffer } from '@turf/buffer';
 import { difference } from '@turf/difference';

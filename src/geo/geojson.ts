@@ -1,4 +1,4 @@
-// Custom region geometry (decisions section 4): a GeoJSON Polygon, MultiPolygon, Feature or
+// Custom region geometry (docs/api.md, "Regions, geometry and buffers"): a GeoJSON Polygon, MultiPolygon, Feature or
 // FeatureCollection of them, checked and reduced to a list of polygons. Rings are [lon, lat][];
 // longitudes past ±180 are allowed (a polygon drawn across the antimeridian).
 export type Position = [number, number];

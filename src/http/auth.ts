@@ -1,4 +1,4 @@
-// Bearer tokens on every /v3 and /api/v3 request (decisions section 8): 401 without a valid token;
+// Bearer tokens on every /v3 and /api/v3 request (docs/api.md, "Access"): 401 without a valid token;
 // the token's dataset patterns decide what it may read (403 comes from normalisation).
 import type { FastifyRequest } from 'fastify';
 import { datasetPatternMatches, type TokenRecord, type TokenVerifier } from '../auth/tokens.ts';

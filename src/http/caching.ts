@@ -1,4 +1,4 @@
-// GET responses may be cached by browsers (interface 1.5). The ETag stands for what was asked (the
+// GET responses may be cached by browsers (docs/api.md, "Caching"). The ETag stands for what was asked (the
 // whole normalised query, as echoed in `metadata`), of which data (the store's generation, new at
 // every load of anything) and in which form; max-age is tied to how often the operator loads data.
 import { createHash } from 'node:crypto';

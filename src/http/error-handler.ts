@@ -1,4 +1,4 @@
-// The one place that turns errors into HTTP responses (decisions section 7): every error is
+// The one place that turns errors into HTTP responses (docs/api.md, "Errors"): every error is
 // {statusCode, error, messages:[{title, detail}]}; a 500 carries the request id only.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';

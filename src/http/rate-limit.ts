@@ -1,4 +1,4 @@
-// Per-token rate limits (decisions sections 7 and 8), with @fastify/rate-limit: a token's own limit
+// Per-token rate limits (docs/api.md, "Limits"), with @fastify/rate-limit: a token's own limit
 // (`token create --rate-limit`) or the server's (`--rate-limit`), per minute; 0 is no limit. It runs
 // after authentication, so it counts per token; each limited answer carries x-ratelimit-limit,
 // -remaining and -reset, and a 429 also Retry-After, in our error shape.

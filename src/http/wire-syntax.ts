@@ -8,7 +8,7 @@ import { ProblemCollector } from '../query/errors.ts';
 import { nearest } from '../query/suggest.ts';
 
 const Ajv = AjvModule.default ?? AjvModule;
-// coerceTypes 'array': "240" -> 240, "true" -> true, [true] -> true, "CHN" -> ["CHN"] (decisions section 2).
+// coerceTypes 'array': "240" -> 240, "true" -> true, [true] -> true, "CHN" -> ["CHN"] (docs/api.md, "Spellings").
 const ajv = new Ajv({ coerceTypes: 'array', allErrors: true, strict: false, useDefaults: false });
 const compiled = new WeakMap<TSchema, ValidateFunction>();
 
@@ -134,7 +134,7 @@ export function validatorOf(schema: TObject): ValidateFunction {
   return validate;
 }
 
-/** Checks values against the schema (coercing as decisions section 2 allows); adds one message per bad parameter. */
+/** Checks values against the schema (coercing as docs/api.md, "Spellings" allows); adds one message per bad parameter. */
 export function validateAgainst(schema: TObject, request: CanonicalRequest, problems: ProblemCollector): void {
   canonicalEnums(schema, request.values);
   const validate = validatorOf(schema);

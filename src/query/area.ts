@@ -1,4 +1,4 @@
-// normalizeArea: regions, geometry and buffers (decisions section 4) -> the AreaFilter the store
+// normalizeArea: regions, geometry and buffers (docs/api.md, "Regions, geometry and buffers") -> the AreaFilter the store
 // compiles. Without a buffer, named regions match on the entries' `regions` members; with one, or
 // with a geometry, they become polygons tested against each entry's position.
 import { bufferReach } from '../geo/buffer-reach.ts';

@@ -1,5 +1,5 @@
 // Dataset references: `id:version` as clients write them, resolved against the loaded catalog
-// (decisions section 3). Access checks happen on the parsed reference, before resolution, so a
+// (docs/api.md, "Datasets"). Access checks happen on the parsed reference, before resolution, so a
 // token that may not read a dataset learns nothing about which versions exist.
 import { KIND_BY_DATASET_ID, DATASET_ID_BY_KIND, type EventKind } from '../domain/kinds.ts';
 import { NotFound, type ProblemCollector } from './errors.ts';
@@ -57,7 +57,7 @@ export interface DatasetCatalog {
 
 /**
  * A malformed reference is a problem of the request (422, in `problems`); a well-formed one naming
- * a dataset this service does not have is a 404 (decisions section 3), collected in `unknown`.
+ * a dataset this service does not have is a 404 (docs/api.md, "Datasets"), collected in `unknown`.
  */
 export function parseDatasetRef(requested: string, title: string, problems: ProblemCollector, unknown: ProblemCollector): DatasetRef | undefined {
   const colon = requested.indexOf(':');

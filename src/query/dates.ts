@@ -1,4 +1,4 @@
-// Dates as clients send them (decisions section 2): `YYYY-MM-DD` or a full ISO 8601 date-time.
+// Dates as clients send them (docs/api.md, "List filters (`GET` query, `POST` body)"): `YYYY-MM-DD` or a full ISO 8601 date-time.
 
 /** Epoch milliseconds, or undefined when the text is not a real calendar date/time. */
 export function parseDateParam(text: string): number | undefined {

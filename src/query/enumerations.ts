@@ -1,9 +1,9 @@
-// The values of the query's enumerated parameters (interface section 4, decisions section 3).
+// The values of the query's enumerated parameters (docs/api.md, "Parameters").
 
-/** Values of the `types` filter (interface 4.1). GAP_START selects gaps still open. */
+/** Values of the `types` filter (docs/api.md, "List filters (`GET` query, `POST` body)"). GAP_START selects gaps still open. */
 export const EVENT_TYPE_FILTER_VALUES = ['ENCOUNTER', 'FISHING', 'LOITERING', 'GAP_START', 'GAP', 'PORT_VISIT'] as const;
 export type EventTypeFilterValue = (typeof EVENT_TYPE_FILTER_VALUES)[number];
-/** Other names clients send for a value of `types`: the Python client's enum offers PORT (decisions section 3). */
+/** Other names clients send for a value of `types`: the Python client's enum offers PORT (docs/api.md, "List filters (`GET` query, `POST` body)"). */
 export const EVENT_TYPE_ALIASES: Readonly<Record<string, EventTypeFilterValue>> = { PORT: 'PORT_VISIT' };
 
 export const VESSEL_TYPES = [
@@ -20,7 +20,7 @@ export type TimeFilterMode = (typeof TIME_FILTER_MODES)[number];
 export const SORT_VALUES = ['+start', '-start', '+end', '-end'] as const;
 export type SortValue = (typeof SORT_VALUES)[number];
 
-/** The 44 directional encounter types of interface 4.2, `MAIN-OTHER`; a side may be empty. */
+/** The 44 directional encounter types (docs/api.md, "Encounter types"), `MAIN-OTHER`; a side may be empty. */
 const ENCOUNTER_SIDES: Record<string, string[]> = {
   FISHING: ['BUNKER', 'TANKER', 'NON_FISHING', 'RESEARCH', '', 'FISHING', 'SUPPORT', 'CARRIER'],
   BUNKER: ['FISHING', 'CARRIER', 'SUPPORT'],

@@ -1,5 +1,5 @@
 // Typed domain errors. They know nothing of HTTP: src/http/error-handler.ts maps each class to
-// a status and renders the GFW error shape (decisions section 7) in one place.
+// a status and renders the GFW error shape (docs/api.md, "Errors") in one place.
 
 /** A parameter's name as the client spelled it (a GET's kebab-case, a POST's camelCase), from its canonical name. */
 export type Spelling = (canonical: string) => string;

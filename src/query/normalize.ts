@@ -69,7 +69,7 @@ function checkGroupsExist(groups: string[], catalog: DatasetCatalog, title: stri
   throw new NotFound(missing.map((g) => ({ title, detail: `unknown vessel group "${g}"; loaded groups: ${some || 'none'}${known.size > 10 ? ', ...' : ''}` })));
 }
 
-// minDuration and maxDuration are hours, duration minutes (interface 4.1).
+// minDuration and maxDuration are hours, duration minutes (docs/api.md, "List filters (`GET` query, `POST` body)").
 function normalizeDuration(filters: EventFilters, spelling: Spelling, problems: ProblemCollector): EventQuery['duration'] {
   const minimums = [filters.minDuration, filters.duration === undefined ? undefined : filters.duration / 60].filter((h): h is number => h !== undefined);
   const minMs = minimums.length ? Math.max(...minimums) * 3_600_000 : undefined;

@@ -1,4 +1,4 @@
-// The filter plan: what each filter means (decisions section 4), written once, on the logical
+// The filter plan: what each filter means (docs/api.md, "Parameters"), written once, on the logical
 // fields of an event and in no engine's dialect. Each engine renders a plan in its own SQL
 // (src/store/render-plan.ts and each engine's dialect); the list, its total and the statistics all start here.
 // Conditions follow SQL's three-valued logic: a comparison with a field that has no value is
@@ -30,7 +30,7 @@ export const KIND_OF_TYPE: Record<'FISHING' | 'ENCOUNTER' | 'LOITERING' | 'PORT_
   GAP: 'gap',
 };
 
-/** The filters that apply to one kind and leave every other kind alone (decisions section 4). */
+/** The filters that apply to one kind and leave every other kind alone (docs/api.md, "List filters (`GET` query, `POST` body)"). */
 export const KIND_OF_FILTER = {
   confidences: 'port_visit', portIds: 'port_visit', encounterTypes: 'encounter', gapIntentional: 'gap', gapClosed: 'gap',
 } as const satisfies Partial<Record<keyof EventQuery, EventKind>>;
@@ -73,7 +73,7 @@ function planValues(field: ValueField, filter: { values: readonly (string | numb
   return filter.operator === 'INCLUDE' ? oneOf(field, filter.values) : or(missing(field), not(oneOf(field, filter.values)));
 }
 
-// GAP_START (decisions section 3) is a gap still open: no end yet.
+// GAP_START (docs/api.md, "List filters (`GET` query, `POST` body)") is a gap still open: no end yet.
 function planTypes(filter: ValueFilter<keyof typeof KIND_OF_TYPE | 'GAP_START'>): Condition {
   const kinds = filter.values.filter((v) => v !== 'GAP_START').map((v) => KIND_OF_TYPE[v as keyof typeof KIND_OF_TYPE]);
   const parts: Condition[] = [];
@@ -83,7 +83,7 @@ function planTypes(filter: ValueFilter<keyof typeof KIND_OF_TYPE | 'GAP_START'>)
   return filter.operator === 'INCLUDE' ? match : not(match);
 }
 
-// An open event lasts until its dataset was last updated (decisions section 4).
+// An open event lasts until its dataset was last updated (docs/api.md, "List filters (`GET` query, `POST` body)").
 function planDuration(q: QueryFilters): Condition[] {
   const openUntil = q.datasets.map((d) => ({ version: d.resolved.versionId, ms: Date.parse(d.resolved.lastUpdated ?? d.resolved.loadedAt) }));
   const conditions: Condition[] = [];

@@ -175,7 +175,7 @@ export const BODY_ONLY_FILTERS = {
 export type RegionRef = { dataset: string; id: string };
 export type EventFilters = Static<typeof EventFiltersSchema> & { duration?: number; geometry?: unknown; region?: RegionRef; regions?: RegionRef[] };
 
-/** How list entries are shaped (interface 4.1: includes on GET and POST, the others on GET). */
+/** How list entries are shaped (docs/api.md, "Entry shaping": includes on GET and POST, the others on GET). */
 export type EntryShaping = { includes?: string[]; includeRegions?: boolean; summary?: boolean };
 
 export const PagingSchema = Type.Object(PagingProperties, { additionalProperties: false });

@@ -1,4 +1,4 @@
-// Statistics (interface 4.6, decisions section 6): the options beside the filters, and their meaning.
+// Statistics (docs/api.md, "Statistics"): the options beside the filters, and their meaning.
 import { Type } from '@sinclair/typebox';
 import { InvalidParameters } from './errors.ts';
 import type { Spelling } from './errors.ts';
@@ -33,7 +33,7 @@ const StatsOptions = {
   })),
 };
 
-// The list's filters less `ids` (decisions section 6).
+// The list's filters less `ids` (docs/api.md, "Statistics").
 const { ids: _ids, ...statsFilters } = EventFiltersSchema.properties;
 
 /** GET /v3/events/stats: the filters and the stats options in the query string. */
@@ -49,7 +49,7 @@ export interface StatsOptionsNormalized {
 }
 
 export function normalizeStatsOptions(r: { timeseriesInterval: TimeseriesInterval; groupBy?: GroupBy; includes?: StatsInclude[] }, spelling: Spelling): StatsOptionsNormalized {
-  // Omitted: every part but groups (decisions section 6).
+  // Omitted: every part but groups (docs/api.md, "Statistics").
   const includes = new Set<StatsInclude>(r.includes?.length ? r.includes : ['TOTAL_COUNT', 'TIME_SERIES']);
   if (includes.has('EVENTS_GROUPED') && !r.groupBy) {
     throw new InvalidParameters([{ title: spelling('groupBy'), detail: `${spelling('includes')} EVENTS_GROUPED needs ${spelling('groupBy')}: one of ${GROUP_BY.join(', ')}` }]);

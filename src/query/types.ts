@@ -69,7 +69,7 @@ export interface EventQuery {
   filters: FilterPlan;
 }
 
-/** How entries are written (decisions section 5). */
+/** How entries are written (docs/api.md, "Entry shaping"). */
 export interface EntryShape {
   /** Dotted paths to keep; absent keeps everything. */
   includes?: string[];

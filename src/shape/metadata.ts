@@ -1,4 +1,4 @@
-// The echo of a normalised query (decisions section 5: `metadata` says what the service
+// The echo of a normalised query (docs/api.md, "List": `metadata` says what the service
 // understood). It walks every member of the query, so a filter added to EventQuery appears here
 // and in the ETag (src/http/caching.ts) without a second list of filters to keep in step; only the
 // members whose stored form is unreadable (dataset references, epoch milliseconds, polygons) are

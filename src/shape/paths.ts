@@ -1,4 +1,4 @@
-// Projections of entries onto the paths a request keeps (`includes`, decisions section 5).
+// Projections of entries onto the paths a request keeps (`includes`, docs/api.md, "Entry shaping").
 import type { PathTree } from '../domain/entry-paths.ts';
 
 /** The tree of the paths to keep: `["vessel.id", "vessel.name", "id"]` -> {vessel: {id, name}, id}. */

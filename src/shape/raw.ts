@@ -1,4 +1,4 @@
-// `raw=true` (decisions section 5): the stored record in the published-events layout it was loaded
+// `raw=true` (docs/api.md, "By id"): the stored record in the published-events layout it was loaded
 // from. Values are as stored: typed, timestamps in ISO 8601, flag upper and vessel type lower case.
 import { DISTANCE_FIELDS, type EventRecord, type StoredVessel } from '../domain/record.ts';
 import { REGION_MEMBERS } from '../domain/regions.ts';

@@ -1,4 +1,4 @@
-// Entry shaping (decisions section 5): summary, include-regions=false and includes, applied to a
+// Entry shaping (docs/api.md, "Entry shaping"): summary, include-regions=false and includes, applied to a
 // full entry. The key order of the full entry is kept.
 import type { EntryShape } from '../query/types.ts';
 import { pathTree, project } from './paths.ts';

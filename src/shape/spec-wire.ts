@@ -1,4 +1,4 @@
-// The `spec` wire format (decisions section 5) from a stored entry, which is in the `gfw` format:
+// The `spec` wire format (docs/api.md, "Wire formats") from a stored entry, which is in the `gfw` format:
 // the interface's types where `gfw` writes the live service's strings. An open event's end is null,
 // an authorization true or false (or its text, "pending"), and the numbers `gfw` writes as decimal
 // strings are numbers again (JS's String() and Number() round-trip every finite double).

@@ -1,4 +1,4 @@
-// Wire formats (decisions section 5): `spec` writes types as the interface declares them; `gfw`
+// Wire formats (docs/api.md, "Wire formats"): `spec` writes types as the interface declares them; `gfw`
 // writes the live service's types so the official clients' strict models accept the entries.
 export const WIRE_FORMATS = ['spec', 'gfw'] as const;
 export type WireFormat = (typeof WIRE_FORMATS)[number];

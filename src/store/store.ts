@@ -125,7 +125,7 @@ export interface StoreProvider {
   close(): Promise<void>;
 }
 
-/** What the statistics operation returns (interface 2.7); members not asked for are absent. */
+/** What the statistics operation returns (docs/api.md, "Statistics"); members not asked for are absent. */
 export interface EventStats {
   numEvents?: number;
   numFlags?: number;

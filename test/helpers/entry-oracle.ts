@@ -1,4 +1,4 @@
-// The entry clients receive (decisions section 5), rendered in JS from a stored record: the tests'
+// The entry clients receive (docs/api.md, "Entry"), rendered in JS from a stored record: the tests'
 // independent oracle for the entries the loader writes in SQL (src/store/duckdb/entry-sql.ts).
 // Key order `start, end, id, type, position, regions, boundingBox, distances, vessel`, then the
 // kind block last (gfwr reads the last key as the kind block).

@@ -1,4 +1,4 @@
-// A reference implementation of the filter semantics (decisions section 4) in plain TypeScript over
+// A reference implementation of the filter semantics (docs/api.md, "Parameters") in plain TypeScript over
 // the loaded records, written for the tests only and independently of the SQL path.
 import type { EventRecord } from '../../src/domain/record.ts';
 import type { EventQuery, ListQuery } from '../../src/query/types.ts';

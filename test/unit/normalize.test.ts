@@ -54,7 +54,7 @@ describe('datasets', () => {
     assert.equal(pinned.datasets[0]?.resolved.versionId, 1);
   });
 
-  test('every alias of decisions section 3 resolves; two spellings of one dataset count once', async () => {
+  test('every dataset alias (docs/api.md, "Datasets") resolves; two spellings of one dataset count once', async () => {
     const q = await normalizeListQuery(
       { datasets: ['public-global-encounter-events:latest', 'public-global-encounters-events:latest', 'public-global-port-visits-c2-events:latest'] },
       paging,

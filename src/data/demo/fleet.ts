@@ -1,5 +1,6 @@
-// The demo fleet: vessels with stable identity (decisions: ids `9hex-4hex-4hex-4hex-12hex`,
-// 9-digit ssvid whose MID matches the flag), flags and types skewed as in the public data.
+// The demo fleet: vessels with stable identity (docs/data-format.md, "Demo data": ids
+// `9hex-4hex-4hex-4hex-12hex`, 9-digit ssvid whose MID matches the flag), flags and types skewed as
+// in the public data.
 import type { Random } from './random.ts';
 
 export interface Ground {

@@ -1,4 +1,4 @@
-// The demo data generator: published-events rows (decisions section 9) for all five kinds, every
+// The demo data generator: published-events rows (docs/data-format.md, "Columns") for all five kinds, every
 // field filled, identical for a seed. Each vessel sails voyages of its own (voyages.ts) around the
 // meetings planned for the fleet (meetings.ts); the rows go through the same loader as real data.
 import type { EventKind } from '../../domain/kinds.ts';

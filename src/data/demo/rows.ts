@@ -171,7 +171,7 @@ export function withNextPort(w: RowWorld, row: PublishedRow, v: DemoVessel, port
   row['event_vessels'] = [w.vesselJson(v, port)];
 }
 
-// Encounter types use the interface's vessel-class words (interface 4.2); other types are non-fishing.
+// Encounter types use the interface's vessel-class words (docs/api.md, "Encounter types"); other types are non-fishing.
 function encounterSide(type: string): string {
   return ['fishing', 'carrier', 'support', 'bunker', 'research', 'tanker'].includes(type) ? type : 'non_fishing';
 }

@@ -1,4 +1,4 @@
-// Operational routes outside the versioned API; they need no token (decisions section 1).
+// Operational routes outside the versioned API; they need no token (docs/api.md, "Access").
 import type { FastifyInstance } from 'fastify';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { DatasetVersion } from '../../query/datasets.ts';

@@ -1,4 +1,4 @@
-// /v3/events/stats (interface 4.6, decisions section 6): the list's filters through the same reader,
+// /v3/events/stats (docs/api.md, "Statistics"): the list's filters through the same reader,
 // normaliser and filter compiler, plus the stats options.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';

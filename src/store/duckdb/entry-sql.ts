@@ -1,4 +1,4 @@
-// The entry each client receives (decisions section 5), written as SQL so the loader stores it once:
+// The entry each client receives (docs/api.md, "Entry"), written as SQL so the loader stores it once:
 // a page is then a concatenation of stored texts, with no per-row conversion into JS values and back
 // (docs/performance.md). It is stored in the `gfw` wire format, the default; `spec` is derived from
 // it when sent (src/shape/spec-wire.ts). Generated from the layout declarations like the loader's
