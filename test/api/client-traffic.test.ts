@@ -1,4 +1,4 @@
-// Requests recorded from the official clients (spec/client-traffic.md) that use only this
+// Requests recorded from the official clients (the Python client, gfwr, the web app) that use only this
 // server's parameters, answered by the default configuration, whose `gfw` wire format is what
 // their strict models expect (they cannot send X-Wire-Format). Requests that
 // use filters of later issues must get an explicit 422, never a silently wider result.

@@ -1,4 +1,4 @@
-// Events the official clients' documented example requests ask for (spec/client-traffic.md), so
+// Events the official clients' documented example requests ask for (test/api/client-traffic.test.ts), so
 // those requests find data in the demo: the Python client's example vessel fishing off Senegal,
 // gfwr's example vessel visiting ports in January 2017 (one visit carrying the by-id example's
 // published id), Russian carriers meeting fishing vessels in 2018-2022, carrier encounters in
