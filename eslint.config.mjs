@@ -10,8 +10,8 @@ const DRIVERS = { group: ['@duckdb/*', 'pg', 'pg-*', 'postgres'], message: 'A da
 const ENGINE_INTERNALS = { group: ['**/store/duckdb/*', '**/store/postgres/*'], message: 'Outside src/store/, the engines are reached through src/store/engines.ts (and the neutral store.ts, writer.ts, catalog.ts).' };
 const FRAMEWORK = { group: ['fastify', '@fastify/*'], message: 'Only src/http/ and src/app.ts know the web framework.' };
 const OUTSIDE_DOMAIN = { group: ['../*', '../**'], message: 'src/domain/ is the event model: it imports nothing else of the project.' };
-const ABOVE_QUERY = { group: ['../data/*', '../shape/*', '../store/*', '../store/**', '../http/*', '../http/**', '../cli/*', '../cli/**', '../workers/*', '../auth/*', '../app.ts', '../config.ts'], message: 'src/query/ (normalisation and the filter plan) stands on src/domain/ and src/geo/ only.' };
-const ABOVE_STORE = { group: ['../../http/*', '../../http/**', '../../cli/*', '../../cli/**', '../../app.ts', '../http/*', '../cli/*', '../app.ts'], message: 'The store serves the layers above it and never reaches up into them.' };
+const ABOVE_QUERY = { group: ['../data/*', '../data/**', '../vessels/*', '../shape/*', '../store/*', '../store/**', '../http/*', '../http/**', '../cli/*', '../cli/**', '../workers/*', '../auth/*', '../app.ts', '../config.ts'], message: 'src/query/ (normalisation and the filter plan) stands on src/domain/ and src/geo/ only.' };
+const ABOVE_STORE = { group: ['../../http/*', '../../http/**', '../../cli/*', '../../cli/**', '../../app.ts', '../../shape/*', '../../vessels/*', '../../data/*', '../../data/**', '../../auth/*', '../http/*', '../cli/*', '../app.ts', '../shape/*', '../vessels/*', '../data/*', '../data/**', '../auth/*'], message: 'The store serves the layers above it and never reaches up into them.' };
 // A query is planned once, where it is normalised; the stores and their access paths read the plan
 // it carries (query.filters), so no request plans its filters twice.
 // Each engine stands alone: what both need (staging rows through the embedded loader, shared types)

@@ -4,7 +4,7 @@
 // Conditions follow SQL's three-valued logic: a comparison with a field that has no value is
 // unknown (neither true nor false, and so is its negation), and an event is kept only when every
 // condition is true. The plan never leans on that where a missing value must count: EXCLUDE says
-// `missing or not one of` in so many words. test/helpers/evaluate-plan.ts evaluates plans in JS.
+// `missing or not one of` in so many words. src/query/evaluate-plan.ts evaluates plans in JS.
 import type { EventKind } from '../domain/kinds.ts';
 import type { EventQuery, TimeWindow, ValueFilter } from './types.ts';
 

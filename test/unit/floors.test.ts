@@ -40,6 +40,10 @@ const CASES: [file: string, code: string, allowed: boolean, rule?: string][] = [
   ['src/http/routes/x.ts', "import { planFilters } from '../../query/plan.ts';", false],
   ['src/store/duckdb/x.ts', "import { fieldsRead, type Condition } from '../../query/plan.ts';", true],
   ['src/query/normalize.ts', "import { withPlan } from './plan.ts';", true],
+  ['src/query/plan.ts', "import { VesselDirectory } from '../vessels/directory.ts';", false],
+  ['src/store/duckdb/x.ts', "import { toEntry } from '../../shape/wire.ts';", false],
+  ['src/store/x.ts', "import { VesselDirectory } from '../vessels/directory.ts';", false],
+  ['src/store/postgres/x.ts', "import { loadRows } from '../../data/load-events.ts';", false],
   // Each engine stands alone; what both need is one floor up, in src/store/.
   ['src/store/postgres/x.ts', "import { DuckDbWriter } from '../duckdb/writer.ts';", false],
   ['src/store/postgres/x.ts', "import type { ReloadLog } from '../duckdb/reloading-store.ts';", false],
