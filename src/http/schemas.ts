@@ -17,7 +17,7 @@ const SCALAR: Record<ScalarType, () => TSchema> = { number: () => Type.Number(),
 const nullable = (schema: TSchema, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 // The kind blocks are documented from the same declarations that load and shape them
-// (src/data/event-info.ts), so a field cannot be added to one and missed in the other.
+// (src/domain/event-info.ts), so a field cannot be added to one and missed in the other.
 function fieldSchemas(fields: InfoField[]): Record<string, TSchema> {
   return Object.fromEntries(fields.map((f) => {
     if (isObjectField(f)) return [f.key, Type.Optional(nullable(Type.Object(fieldSchemas(f.fields)), f.description))];
