@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { isRegionDataset, REGION_DATASETS } from '../domain/regions.ts';
 import type { IuuListing, RegistryAuthorization, RegistryRecord } from '../domain/vessel-identity.ts';
+import type { RegionGeometry } from '../store/writer.ts';
 
 export class ReferenceDataError extends Error {}
 
@@ -18,15 +19,8 @@ export interface PortRecord {
   lat: number | null;
   lon: number | null;
 }
-export interface RegionGeometry {
-  id: string;
-  name: string | null;
-  /** An EEZ's country (ISO3): `properties.iso3`. */
-  iso3?: string | null;
-  /** GeoJSON Polygon or MultiPolygon, as text. */
-  geometry: string;
-  bbox: [number, number, number, number];
-}
+/** A region's geometry as the writers store it (`properties.iso3` gives an EEZ's country). */
+export type { RegionGeometry };
 
 /** A minimal CSV reader: header row, comma separated, double quotes around fields that need them. */
 export function parseCsv(text: string): Record<string, string>[] {

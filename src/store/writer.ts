@@ -75,6 +75,7 @@ export interface RegionGeometry {
   name: string | null;
   /** An EEZ's country (ISO3), where the file gives one. */
   iso3?: string | null;
+  /** GeoJSON Polygon or MultiPolygon, as text. */
   geometry: string;
   bbox: [number, number, number, number];
 }

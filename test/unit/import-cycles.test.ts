@@ -10,7 +10,7 @@ const ROOT = join(import.meta.dirname, '../..');
 const SRC = join(ROOT, 'src');
 
 /** Every module's project imports (relative specifiers), resolved to paths from the project's root. */
-export function importGraph(): Map<string, string[]> {
+function importGraph(): Map<string, string[]> {
   const files = (readdirSync(SRC, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => join(SRC, f));
   const graph = new Map<string, string[]>();
   const specifier = /(?:^|\n)\s*(?:import|export)\s[^;'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
@@ -23,7 +23,7 @@ export function importGraph(): Map<string, string[]> {
 }
 
 /** The graph's strongly connected components of more than one module (Tarjan), each a cycle or several. */
-export function cycles(graph: Map<string, string[]>): string[][] {
+function cycles(graph: Map<string, string[]>): string[][] {
   let index = 0;
   const indices = new Map<string, number>();
   const low = new Map<string, number>();

@@ -62,7 +62,7 @@ export function serializeRow(row: PublishedRow, form: RowForm): string {
 function allocate(total: number, weights: number[], cap: number): number[] {
   const capped = new Array<boolean>(weights.length).fill(false);
   let exact: number[] = [];
-  for (let round = 0; round < 8; round++) {
+  for (let pass = 0; pass < 8; pass++) {
     const cappedCount = capped.filter(Boolean).length;
     const free = Math.max(0, total - cappedCount * cap);
     const sum = weights.reduce((s, x, i) => (capped[i] ? s : s + x), 0);

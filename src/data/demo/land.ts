@@ -7,7 +7,8 @@ import { feature } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 
 type Edge = [number, number, number, number];
-const KM_PER_DEGREE = 111.195;
+/** Kilometres per degree of latitude (of longitude at the equator), on the mean Earth radius. */
+export const KM_PER_DEGREE = 111.195;
 
 function landRings(): [number, number][][] {
   const require = createRequire(import.meta.url);

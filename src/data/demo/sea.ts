@@ -1,7 +1,7 @@
 // Positions at sea for the demo's voyages: on a fishing ground (along its axis, within its band of
 // distance from shore), a short move from a point, far enough offshore, or where a vessel got to.
 import type { Ground } from './fleet.ts';
-import type { Land } from './land.ts';
+import { KM_PER_DEGREE, type Land } from './land.ts';
 import type { Random } from './random.ts';
 
 export interface Position {
@@ -9,7 +9,6 @@ export interface Position {
   lon: number;
 }
 
-const KM_PER_DEGREE = 111.195;
 const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
 
 /** The point `km` from `from` on `bearing` (radians from north), on a local flat projection. */

@@ -80,7 +80,8 @@ class VesselVoyages {
   private readonly habits: Habits;
   /** Where the vessel fishes by habit; most voyages go near it. */
   private readonly favourite: Position;
-  /** About how long a voyage takes, to spread the quota over the period. */
+  /** About how many events and how long a voyage takes, to spread the quota over the period. */
+  private readonly perVoyage: number;
   private readonly typicalMs: number;
   private t: number;
   private at: Position;
@@ -97,8 +98,8 @@ class VesselVoyages {
     this.at = { lat: home.lat, lon: home.lon };
     this.t = w.fromMs;
     this.favourite = w.sea.onGround(v.ground, this.r);
-    const perVoyage = eventsPerVoyage(v.type);
-    this.typicalMs = 2 * sailMs(this.at, this.favourite) + perVoyage * 12 * HOUR + 30 * HOUR;
+    this.perVoyage = eventsPerVoyage(v.type);
+    this.typicalMs = 2 * sailMs(this.at, this.favourite) + this.perVoyage * 12 * HOUR + 30 * HOUR;
   }
 
   *rows(): Generator<PublishedRow> {
@@ -115,7 +116,7 @@ class VesselVoyages {
     const { w, v, r } = this;
     const meeting = this.pending[0];
     // Time in port between voyages spreads the vessel's events over the whole period.
-    const voyagesLeft = Math.max(1, Math.ceil(this.remaining / eventsPerVoyage(v.type)));
+    const voyagesLeft = Math.max(1, Math.ceil(this.remaining / this.perVoyage));
     const idleMean = Math.max(0, (w.toMs - this.t) / voyagesLeft - this.typicalMs);
     // Never so long that the voyages left no longer fit before the end.
     let depart = this.t + Math.min(3 * idleMean, r.exponential(idleMean), Math.max(0, w.toMs - this.t - voyagesLeft * this.typicalMs));
