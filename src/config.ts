@@ -1,7 +1,8 @@
 // The only reader of process.env. Every CLI option has an environment variable; a flag given on
 // the command line wins over the variable, which wins over the default.
 import { isWireFormat, type WireFormat } from './shape/wire.ts';
-import { ENGINES, type Database, type EngineName } from './store/engines.ts';
+import type { Database } from './store/engines.ts';
+import { ENGINES, type EngineName } from './store/engine-names.ts';
 import { DEFAULT_LOAD_MEMORY_LIMIT } from './store/writer.ts';
 
 export interface ServerConfig {

@@ -14,7 +14,7 @@ const files = process.argv.slice(2).length
   ? process.argv.slice(2)
   : [
       ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, 'api', f)),
-      join(root, 'integration', 'postgres-engine.test.ts'),
+      join(root, 'cli', 'postgres-engine.test.ts'),
     ];
 
 const missing = postgresMissing();

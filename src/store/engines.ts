@@ -20,8 +20,6 @@ import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFile
 import type { StoreProvider } from './store.ts';
 import type { DatabaseWriter, EngineWriter, WriterOptions } from './writer.ts';
 
-export const ENGINES = ['duckdb', 'postgres'] as const;
-export type EngineName = (typeof ENGINES)[number];
 
 /** Where the data is: a DuckDB file (the default), or a PostgreSQL database. */
 export type Database = { engine: 'duckdb'; path: string } | { engine: 'postgres'; url: string };

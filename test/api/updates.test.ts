@@ -19,6 +19,8 @@ import { caseCount, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('UPDATE_TEST_SEED', 5151);
 const QUERIES = caseCount('UPDATE_TEST_QUERIES', 400, 120);
+/** Updates in the sequence: each is a load, the most of this suite's time. */
+const STEPS = caseCount('UPDATE_TEST_STEPS', 4, 2);
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-updates-'));
 const DATASET: Record<EventKind, string> = {
   fishing: 'public-global-fishing-events', encounter: 'public-global-encounters-events', loitering: 'public-global-loitering-events',
@@ -138,7 +140,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     const world = new DemoWorld(demo);
     const initial = [...demoRows(world, demo)];
     const groups = demoReferenceData(world).groups;
-    const plan = updateSequence(r, initial, 4);
+    const plan = updateSequence(r, initial, STEPS);
     final = plan.final;
     updated = await newDatabase('updated');
     await loadRows(initial, 'initial.ndjson', { database: updated, version: 'v1', source: 'initial' });

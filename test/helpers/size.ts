@@ -1,5 +1,6 @@
-// How much random work the property and differential suites do. `npm test` runs a quick share of
-// each, for feedback in a few minutes; CI (CI=true) and `npm run test:full` run the full sizes.
+// How much random work the property and differential suites do, and which tier runs (test/run.ts).
+// `npm test` runs a quick share of each, for feedback in a few minutes; CI (CI=true) and
+// `npm run test:full` run the full sizes and every suite.
 // Seeds are fixed by default, so a run repeats; every failure prints its seed, and the variable
 // it names replays it (or tries another).
 

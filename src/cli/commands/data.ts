@@ -1,15 +1,15 @@
-// demo, generate, load and versions: the commands that make or change event data.
+// demo, generate, load and versions: the commands that make or change event data. The engines, the
+// loader and the generator are imported when a command runs, so that help and usage errors answer
+// at once (loading both drivers takes over a second).
 import { existsSync } from 'node:fs';
 import { databaseOption, integerOption, loadMemoryLimit, option } from '../../config.ts';
-import { OUTPUT_FORMATS, writeDemoFiles, type OutputFormat } from '../../data/demo/files.ts';
-import { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, readRemovals, type FileFormat } from '../../data/load-events.ts';
-import { cleanStaleWork, describeDatabase, editDatabase, listVersions, migrateDatabase } from '../../store/engines.ts';
+import type { OutputFormat } from '../../data/demo/files.ts';
+import type { FileFormat } from '../../data/load-events.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, KIND_BY_DATASET_ID, kindNamed } from '../../domain/kinds.ts';
 import { InvalidRows, LoadRefused } from '../../store/writer.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
-import { createDemoDatabase } from '../demo.ts';
 import { counted } from '../counted.ts';
 import { progressReporter, waitingNotice } from '../progress.ts';
 
@@ -18,6 +18,7 @@ export const demoCommand: Command = {
   summary: 'Create a new database of generated demo events (identical for a seed), with vessel groups, ports and region geometries.',
   options: ['engine', 'db', 'database-url', 'events', 'seed', 'memory-limit'],
   async run(flags) {
+    const { createDemoDatabase } = await import('../demo.ts');
     const published = await createDemoDatabase(databaseOption(flags), integerOption('events', flags, 1), integerOption('seed', flags, 0), loadMemoryLimit(flags));
     for (const p of published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}`);
   },
@@ -34,6 +35,7 @@ export const generateCommand: Command = {
   summary: 'Write demo events as files in the published-events layout (one per kind), with vessel-groups.csv, ports.json, vessel-registry.json, iuu-list.json and regions/*.geojson.',
   options: ['events', 'seed', 'out', 'from', 'to', 'format'],
   async run(flags) {
+    const { OUTPUT_FORMATS, writeDemoFiles } = await import('../../data/demo/files.ts');
     const format = (option('format', flags) || 'ndjson') as OutputFormat;
     if (!OUTPUT_FORMATS.includes(format)) throw new UsageError(`--format must be one of ${OUTPUT_FORMATS.join(', ')}`);
     const events = integerOption('events', flags, 1);
@@ -61,6 +63,7 @@ export const loadCommand: Command = {
     '  --remove IDS      a file of event ids, one per line, as the API serves them (an encounter\'s with its .1 or .2); needs --update and --dataset',
   ],
   async run(flags, positionals) {
+    const { defaultVersionTag, FILE_FORMATS, formatOf, loadFiles, readRemovals } = await import('../../data/load-events.ts');
     const update = option('update', flags) === 'true';
     const removeFile = option('remove', flags);
     if (removeFile && !update) throw new UsageError('--remove takes ids out of the latest version: add --update');
@@ -113,6 +116,7 @@ export const versionsCommand: Command = {
   options: ['engine', 'db', 'database-url'],
   maxArguments: 2,
   async run(flags, [action, target]) {
+    const { describeDatabase, editDatabase, listVersions } = await import('../../store/engines.ts');
     const database = databaseOption(flags);
     if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
     if (action === 'list') {
@@ -134,6 +138,7 @@ export const migrateCommand: Command = {
   summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals). The old file is replaced only when the new one is complete.',
   options: ['db'],
   async run(flags) {
+    const { migrateDatabase } = await import('../../store/engines.ts');
     const dbPath = option('db', flags);
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
@@ -156,6 +161,7 @@ export const cleanCommand: Command = {
   summary: 'Remove what killed loads left beside the database: working copies (<db>.loading-<pid>) and their scratch files, and point files (<db>.points/) the database does not name. Every load does this too.',
   options: ['db'],
   async run(flags) {
+    const { cleanStaleWork } = await import('../../store/engines.ts');
     const removed = await cleanStaleWork(option('db', flags), waitingNotice);
     for (const r of removed) console.log(`removed ${r.path} (${(r.bytes / 1e6).toFixed(1)} MB)`);
     console.log(`${counted(removed.length, 'stale file')} removed, ${(removed.reduce((n, r) => n + r.bytes, 0) / 1e6).toFixed(1)} MB freed`);

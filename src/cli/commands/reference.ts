@@ -1,13 +1,21 @@
-// groups, ports and regions: reference data loaded beside the events.
+// groups, ports and regions: reference data loaded beside the events. The engines are imported when
+// a command runs (see data.ts).
 import { existsSync } from 'node:fs';
 import { databaseOption, option } from '../../config.ts';
-import { describeDatabase, editDatabase, listRegions, type Database } from '../../store/engines.ts';
+import type { Database } from '../../store/engines.ts';
+import type { DatabaseWriter, WriterOptions } from '../../store/writer.ts';
 import { readGroups, readIuuList, readPorts, readRegions, readRegistry } from '../../data/reference-files.ts';
 import { REGION_DATASETS } from '../../domain/regions.ts';
 import { UsageError } from '../args.ts';
 import type { Command } from '../command.ts';
 import { counted } from '../counted.ts';
 import { waitingNotice } from '../progress.ts';
+
+/** An edit of the database, with the engines imported first. */
+async function edit<T>(database: Database, change: (w: DatabaseWriter) => Promise<T>, options: WriterOptions): Promise<T> {
+  const { editDatabase } = await import('../../store/engines.ts');
+  return editDatabase(database, change, options);
+}
 
 function files(action: string | undefined, rest: string[]): string[] {
   if (action !== 'load') throw new UsageError('the only action is "load"');
@@ -23,7 +31,7 @@ export const groupsCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const members = files(action, rest).flatMap(readGroups);
-    await editDatabase(databaseOption(flags), (w) => w.replaceGroups(members), { onWait: waitingNotice });
+    await edit(databaseOption(flags), (w) => w.replaceGroups(members), { onWait: waitingNotice });
     console.log(`loaded ${counted(new Set(members.map((m) => m.groupId)).size, 'group')} (${counted(members.length, 'member')})`);
   },
 };
@@ -35,7 +43,7 @@ export const portsCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const ports = files(action, rest).flatMap(readPorts);
-    await editDatabase(databaseOption(flags), (w) => w.upsertPorts(ports), { onWait: waitingNotice });
+    await edit(databaseOption(flags), (w) => w.upsertPorts(ports), { onWait: waitingNotice });
     console.log(`loaded ${counted(ports.length, 'port')}`);
   },
 };
@@ -47,7 +55,7 @@ export const iuuCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const listings = files(action, rest).flatMap(readIuuList);
-    await editDatabase(databaseOption(flags), (w) => w.replaceIuuList(listings), { onWait: waitingNotice });
+    await edit(databaseOption(flags), (w) => w.replaceIuuList(listings), { onWait: waitingNotice });
     console.log(`loaded an IUU vessel list of ${counted(listings.length, 'listing')}`);
   },
 };
@@ -59,7 +67,7 @@ export const vesselsCommand: Command = {
   maxArguments: Infinity,
   async run(flags, [action, ...rest]) {
     const records = files(action, rest).flatMap(readRegistry);
-    await editDatabase(databaseOption(flags), (w) => w.replaceRegistry(records), { onWait: waitingNotice });
+    await edit(databaseOption(flags), (w) => w.replaceRegistry(records), { onWait: waitingNotice });
     console.log(`loaded a vessel registry of ${counted(records.length, 'record')} (${counted(new Set(records.map((r) => r.vesselId)).size, 'vessel')})`);
   },
 };
@@ -74,13 +82,14 @@ export const regionsCommand: Command = {
     const [file] = files(action, rest);
     const dataset = option('dataset', flags);
     const regions = readRegions(file!, dataset);
-    await editDatabase(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), { onWait: waitingNotice });
+    await edit(databaseOption(flags), (w) => w.replaceRegions(dataset, regions), { onWait: waitingNotice });
     console.log(`loaded ${counted(regions.length, 'region')} of ${dataset}`);
   },
 };
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
 async function printRegions(database: Database, dataset: string, name: string): Promise<void> {
+  const { describeDatabase, listRegions } = await import('../../store/engines.ts');
   if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
   if (dataset && !Object.hasOwn(REGION_DATASETS, dataset)) throw new UsageError(`unknown region dataset "${dataset}"; known: ${Object.keys(REGION_DATASETS).join(', ')}`);
   const regions = await listRegions(database, { dataset, name });

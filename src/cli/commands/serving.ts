@@ -1,11 +1,9 @@
-// start and serve.
+// start and serve. The server, the engines and the demo are imported when a command runs (see
+// data.ts).
 import { integerOption, option, optionGiven, serverConfig, type OptionName } from '../../config.ts';
 import { counted } from '../counted.ts';
 import { TokenFile } from '../../auth/tokens.ts';
 import type { Command } from '../command.ts';
-import { databaseHoldsData, describeDatabase } from '../../store/engines.ts';
-import { createDemoDatabase } from '../demo.ts';
-import { checkPortFree, serve } from '../serve.ts';
 
 const SERVE_OPTIONS: OptionName[] = ['engine', 'db', 'database-url', 'host', 'port', 'tokens', 'wire', 'cache-max-age', 'body-limit', 'query-timeout', 'memory-limit', 'rate-limit', 'log-level', 'metrics'];
 
@@ -14,6 +12,7 @@ export const serveCommand: Command = {
   summary: 'Serve the API from a database (read only; a load that lands is served at once, without a restart; SIGHUP checks at once).',
   options: SERVE_OPTIONS,
   async run(flags) {
+    const { serve } = await import('../serve.ts');
     await serve(serverConfig(flags), (url) => console.log(`serving ${url}`));
   },
 };
@@ -24,6 +23,9 @@ export const startCommand: Command = {
   options: [...SERVE_OPTIONS, 'events', 'seed'],
   more: ['', 'From the project\'s folder, options go after --, which npm hands on: npm start -- --port 8081'],
   async run(flags) {
+    const [{ checkPortFree, serve }, { databaseHoldsData, describeDatabase }, { createDemoDatabase }] = await Promise.all([
+      import('../serve.ts'), import('../../store/engines.ts'), import('../demo.ts'),
+    ]);
     // Requests are not logged unless asked for: a line per request would scroll the token away.
     const config = { ...serverConfig(flags), ...(optionGiven('log-level', flags) ? {} : { logLevel: 'warn' }) };
     await checkPortFree(config);

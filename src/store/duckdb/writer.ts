@@ -368,7 +368,11 @@ export class DuckDbWriter implements EngineWriter {
 
   async upsertPorts(ports: Port[]): Promise<void> {
     await this.inTransaction(async (c) => {
-      for (const p of ports) await c.run(`DELETE FROM ports WHERE id = ?`, [p.id]);
+      // A few hundred ids per statement: a statement per port took 4.5 s for the demo's ports.
+      for (let i = 0; i < ports.length; i += 500) {
+        const ids = ports.slice(i, i + 500).map((p) => p.id);
+        await c.run(`DELETE FROM ports WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+      }
       await this.insertRows('ports', ports.map((p) => [p.id, p.name, p.flag, p.lat, p.lon]));
     });
   }

@@ -45,7 +45,7 @@ async function query(url: string, sql: string, params: unknown[] = []): Promise<
 }
 const eventCount = async (url: string) => Number((await query(url, 'SELECT count(*) FROM events'))[0]![0]);
 
-describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm test runs it)' }, () => {
+describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   test('load, versions list and drop; a version that exists and invalid rows are refused, leaving nothing', async () => {
