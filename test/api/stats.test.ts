@@ -12,7 +12,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { startTestApp, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
 import { referenceMatches } from '../helpers/reference.ts';
-import { caseCount, seedOf } from '../helpers/size.ts';
+import { caseCount, FULL, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('STATS_TEST_SEED', 20779);
 const QUERIES = caseCount('STATS_TEST_QUERIES', 300, 80);
@@ -51,7 +51,8 @@ function groupsOf(records: EventRecord[], groupBy: GroupBy): { name: string; lab
 let t: TestApp;
 let fixture: Fixture;
 before(async () => {
-  t = await startTestApp({ events: 12000, seed: 51 });
+  // The quick tier shares the polygons' fixture (area-differential), one database fewer to build.
+  t = await startTestApp(FULL ? { events: 12000, seed: 51 } : { events: 8000, seed: 41 });
   fixture = t.fixture;
   const instance = await DuckDBInstance.create(fixture.dbPath, { access_mode: 'READ_ONLY' });
   const rows = (await (await instance.connect()).runAndReadAll(`SELECT dataset, id, name FROM region_geometries WHERE name IS NOT NULL`)).getRowsJS() as [string, string, string][];
