@@ -2,20 +2,13 @@
 // temporary directory (test/helpers/postgres.ts), runs the suites with
 // VESSEL_EVENTS_TEST_ENGINE=postgres (test/helpers/fixture.ts loads each fixture into PostgreSQL
 // with the project's loader), and removes the cluster whatever happens. Arguments replace the
-// default list of test files. Where PostgreSQL is not installed, it says how to install it and
+// default list of test files (the full tier's, test/tiers.ts). Where PostgreSQL is not installed, it says how to install it and
 // fails under CI; elsewhere it reports the suites as not run.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { postgresMissing, startCluster } from './helpers/postgres.ts';
+import { tier } from './tiers.ts';
 
-const root = import.meta.dirname;
-const files = process.argv.slice(2).length
-  ? process.argv.slice(2)
-  : [
-      ...readdirSync(join(root, 'api')).filter((f) => f.endsWith('.test.ts')).map((f) => join(root, 'api', f)),
-      join(root, 'cli', 'postgres-engine.test.ts'),
-    ];
+const files = process.argv.slice(2).length ? process.argv.slice(2) : tier(true).postgres;
 
 const missing = postgresMissing();
 if (missing) {

@@ -4,8 +4,9 @@
 // - quick (`npm test`): unit, store integration and API suites at their quick sizes; on
 //   PostgreSQL, the API suites whose answers come from the engine.
 // - full (`npm run test:full`, and CI): every suite at full size, adding the loader's and the
-//   generator's own suites (test/data/), those that run the built command line as processes
-//   (test/cli/) and a browser (test/browser/), and on PostgreSQL every API suite and the engine
+//   generator's own suites (test/data/), the service under bursts, dropped clients and shutdown
+//   (test/reliability/), those that run the built command line as processes (test/cli/) and a
+//   browser (test/browser/), and on PostgreSQL every API and reliability suite and the engine
 //   through the command line.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';

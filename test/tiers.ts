@@ -9,10 +9,13 @@ export const TEST_ROOT = import.meta.dirname;
 export const QUICK_FOLDERS = ['api', 'integration', 'unit'];
 /**
  * The folders only the full tier adds: the loader, the generator and migrate on generated files
- * (every quick run loads its fixtures through the loader too), the built command line run as
- * processes, and a browser.
+ * (every quick run loads its fixtures through the loader too), the service under bursts, clients
+ * that leave and shutdown, the built command line run as processes, and a browser.
  */
-export const FULL_ONLY_FOLDERS = ['data', 'cli', 'browser'];
+export const FULL_ONLY_FOLDERS = ['data', 'reliability', 'cli', 'browser'];
+
+/** The reliability suites that hold on either engine (closing is the embedded engine's pool). */
+const RELIABILITY_ON_BOTH = ['busy-engine', 'dropped-pages'].map((name) => join(TEST_ROOT, 'reliability', `${name}.test.ts`));
 
 /**
  * The API suites whose answers the engine computes: filters, areas, statistics, formats, updates,
@@ -36,7 +39,7 @@ export function suitesIn(folder: string): string[] {
  */
 export const LONGEST = [
   'api/updates', 'api/filters-differential', 'integration/store', 'api/stats', 'api/area-differential',
-  'integration/point-files', 'api/dropped-pages', 'integration/closing', 'integration/region-table',
+  'integration/point-files', 'integration/region-table', 'integration/stored-order',
 ].map((name) => join(TEST_ROOT, `${name}.test.ts`));
 
 const longestFirst = (files: string[]) => [...LONGEST.filter((f) => files.includes(f)), ...files.filter((f) => !LONGEST.includes(f))];
@@ -46,6 +49,6 @@ export function tier(full: boolean): { duckdb: string[]; postgres: string[] } {
   const folders = full ? [...QUICK_FOLDERS, ...FULL_ONLY_FOLDERS] : QUICK_FOLDERS;
   return {
     duckdb: longestFirst(folders.flatMap(suitesIn)),
-    postgres: full ? [...suitesIn('api'), join(TEST_ROOT, 'cli', 'postgres-engine.test.ts')] : ENGINE_ANSWERS,
+    postgres: full ? [...suitesIn('api'), ...RELIABILITY_ON_BOTH, join(TEST_ROOT, 'cli', 'postgres-engine.test.ts')] : ENGINE_ANSWERS,
   };
 }

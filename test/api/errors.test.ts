@@ -158,7 +158,7 @@ describe('errors, in the GFW shape with exact bodies', () => {
   test('an unexpected failure is a 500 carrying only the request id', async () => {
     const broken = await startTestApp({ fixture });
     // A fault the service did not foresee (a programming error in the store), not an engine state it
-    // names: a closed store answers 503 "server is closing" (test/integration/closing.test.ts).
+    // names: a closed store answers 503 "server is closing" (test/reliability/closing.test.ts).
     broken.store.listPage = () => Promise.reject(new TypeError("Cannot read properties of undefined (reading 'rows')"));
     const res = await broken.app.inject({ url: LIST, headers: broken.auth });
     await broken.app.close();

@@ -18,7 +18,7 @@ import { generate, toRequest } from '../helpers/random-queries.ts';
 import { caseCount, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('UPDATE_TEST_SEED', 5151);
-const QUERIES = caseCount('UPDATE_TEST_QUERIES', 400, 120);
+const QUERIES = caseCount('UPDATE_TEST_QUERIES', 400, 60);
 /** Updates in the sequence: each is a load, the most of this suite's time. */
 const STEPS = caseCount('UPDATE_TEST_STEPS', 4, 2);
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-updates-'));
