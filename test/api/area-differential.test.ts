@@ -16,7 +16,7 @@ import { startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helper
 import { caseCount, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('AREA_TEST_SEED', 20779);
-const QUERIES = caseCount('AREA_TEST_QUERIES', 200, 60);
+const QUERIES = caseCount('AREA_TEST_QUERIES', 200, 30);
 type Ring = [number, number][];
 type Poly = Ring[];
 

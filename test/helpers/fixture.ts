@@ -3,7 +3,7 @@
 // database loaded by the same loader from the same rows instead; the DuckDB file stays the source
 // of the reference records, so both engines are held to the same expected answers.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -17,6 +17,7 @@ import { SELECT_COLUMNS, toRecord } from '../../src/store/duckdb/columns.ts';
 import type { WireFormat } from '../../src/shape/wire.ts';
 import { copyDuckDbFiles, editDatabase, moveDuckDbFiles, openStores, removeDuckDbFiles, type Database, type ServingOptions } from '../../src/store/engines.ts';
 import type { EventStore, StoreProvider } from '../../src/store/store.ts';
+import { processAlive } from '../../src/store/writer.ts';
 import pg from 'pg';
 
 /** The engine the API and store suites run on: duckdb, or postgres under test/run-postgres.ts. */
@@ -71,14 +72,46 @@ async function buildDatabase(database: Database, demo: { events: number; seed: n
 
 /**
  * The cached database for these options, built first if no test file has built it yet, and what
- * to do once it is copied. Test files running at once may both build it: the first to move its
- * build into place wins, and the other copies its own build, then removes it.
+ * to do once it is copied. One test file builds it while the others that need it wait (a lock
+ * file naming the builder's pid; a dead builder's lock is taken over): on a cold cache, files
+ * starting together each built the same databases. Should two build it all the same, the first to
+ * move its build into place wins, and the other copies its own build, then removes it.
  */
 async function cachedDatabase(demo: { events: number; seed: number }, version: string): Promise<{ path: string; copied(): void }> {
   const cached = join(CACHE_DIR, `${demo.events}-${demo.seed}-${version}-${digestOfSources()}.duckdb`);
   const kept = { path: cached, copied: () => {} };
   if (existsSync(cached)) return kept;
   mkdirSync(CACHE_DIR, { recursive: true });
+  const lock = `${cached}.lock`;
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch {
+      if (lockHolderGone(lock)) rmSync(lock, { force: true });
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+      if (existsSync(cached)) return kept;
+    }
+  }
+  try {
+    return existsSync(cached) ? kept : await buildCached(cached, demo, version);
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+/** The lock's builder has died (or left it empty for over 10 s); a lock already gone is not. */
+function lockHolderGone(lock: string): boolean {
+  try {
+    const holder = Number(readFileSync(lock, 'utf8'));
+    return holder ? !processAlive(holder) : Date.now() - statSync(lock).mtimeMs > 10_000;
+  } catch {
+    return false;
+  }
+}
+
+async function buildCached(cached: string, demo: { events: number; seed: number }, version: string): Promise<{ path: string; copied(): void }> {
+  const kept = { path: cached, copied: () => {} };
   // Built under a name of its own and moved into place: test files running at once never see half of one.
   const building = `${cached}.building-${process.pid}-${Math.random().toString(36).slice(2)}`;
   try {
