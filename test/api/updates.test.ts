@@ -15,7 +15,7 @@ import { editDatabase, listVersions, type Database } from '../../src/store/engin
 import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';
 import { newPostgresDatabase, readAllRecords, startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
-import { caseCount, seedOf } from '../helpers/size.ts';
+import { caseCount, FULL, seedOf } from '../helpers/size.ts';
 
 const SEED = seedOf('UPDATE_TEST_SEED', 5151);
 const QUERIES = caseCount('UPDATE_TEST_QUERIES', 400, 60);
@@ -136,7 +136,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
 
   before(async () => {
     const r = new Random(SEED);
-    const demo = { events: 3000, seed: SEED % 97 };
+    const demo = { events: FULL ? 3000 : 1500, seed: SEED % 97 };
     const world = new DemoWorld(demo);
     const initial = [...demoRows(world, demo)];
     const groups = demoReferenceData(world).groups;
