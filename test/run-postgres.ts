@@ -2,8 +2,8 @@
 // temporary directory (test/helpers/postgres.ts), runs the suites with
 // VESSEL_EVENTS_TEST_ENGINE=postgres (test/helpers/fixture.ts loads each fixture into PostgreSQL
 // with the project's loader), and removes the cluster whatever happens. Arguments replace the
-// default list of test files (the full tier's, test/tiers.ts). Where PostgreSQL is not installed, it says how to install it and
-// fails under CI; elsewhere it reports the suites as not run.
+// default list of test files (the full tier's, test/tiers.ts). Where PostgreSQL is not installed,
+// it says how to install it and fails under CI; elsewhere it reports the suites as not run.
 import { spawnSync } from 'node:child_process';
 import { postgresMissing, startCluster } from './helpers/postgres.ts';
 import { tier } from './tiers.ts';

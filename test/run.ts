@@ -1,4 +1,4 @@
-// `npm test`: the suites on DuckDB, two test files at a time, then the engine's suites again on
+// `npm test`: the suites on DuckDB, three test files at a time, then the engine's suites again on
 // PostgreSQL (test/run-postgres.ts). Two tiers (test/tiers.ts), chosen by test/helpers/size.ts:
 //
 // - quick (`npm test`): unit, store integration and API suites at their quick sizes; on

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 export const TEST_ROOT = import.meta.dirname;
 
-/** The folders of the quick tier: in-process API, store integration and unit suites, longest first. */
+/** The folders of the quick tier: in-process API, store integration and unit suites. */
 export const QUICK_FOLDERS = ['api', 'integration', 'unit'];
 /**
  * The folders only the full tier adds: the loader, the generator and migrate on generated files
