@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
 import type { Field } from '../../query/plan.ts';
+import { LONG_LIST } from './render-plan.ts';
 
 export const CREATE_VESSEL_TABLE = `CREATE TABLE IF NOT EXISTS vessel_events (
   vessel_key UBIGINT NOT NULL, version_id USMALLINT NOT NULL, vessel_id VARCHAR NOT NULL, id VARCHAR NOT NULL,
@@ -48,8 +49,12 @@ export function servedByVesselTable(query: EventQuery): boolean {
   return (query.vesselIds?.length ?? 0) > 0 && vesselTableAnswers(query);
 }
 
-/** The FROM and the extra condition of a query on vessel_events. */
-export function vesselSource(query: EventQuery): { from: string; prune: string } {
+/**
+ * The FROM and the extra condition of a query on vessel_events. The keys prune only as literals; a
+ * long list of them costs more to plan than it saves, and the vessel condition alone holds.
+ */
+export function vesselSource(query: EventQuery): { from: string; prune?: string } {
   const keys = [...new Set(query.vesselIds!.map(vesselKey))];
+  if (keys.length > LONG_LIST) return { from: 'vessel_events' };
   return { from: 'vessel_events', prune: `vessel_key IN (${keys.map((k) => `${k}::UBIGINT`).join(', ')})` };
 }
