@@ -130,7 +130,7 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
           // collected before the clock starts, so no engine's timing pays for another's
           // (docs/performance.md, "The big page in runs"). Not in the other classes, whose answers
           // hold at most 100 rows: a forced collection there made the next round trip itself
-          // slower by 0.5-1 ms, for every engine ("The benchmark's own garbage collection").
+          // slower by 0.5-1 ms, for every engine (docs/performance.md, "Against the peers").
           if (collectsGarbage(cls.name)) collectGarbage();
           const t0 = performance.now();
           if (k === 0) {

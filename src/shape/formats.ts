@@ -10,7 +10,8 @@ import type { ListFormat } from '../query/enumerations.ts';
 import type { EntryShape } from '../query/types.ts';
 import { footerMembers, joinable, streamListBody, type EntryPages, type ListFooter } from './list-body.ts';
 import { pathTree, project } from './paths.ts';
-import { entryShaper, SUMMARY, type Entry } from './shaping.ts';
+import { entryShaper, entryTextShaper, onlySpec, SUMMARY, type Entry } from './shaping.ts';
+import { specRewriter } from './spec-bytes.ts';
 import type { WireFormat } from './wire.ts';
 
 
@@ -39,19 +40,20 @@ export function formatFromAccept(accept: string | undefined, allowed: readonly L
 
 /** A page in the chosen format; `kinds` are the kinds of the datasets asked for (the CSV's kind columns). */
 export function streamListAs(format: ListFormat, pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
-  if (format === 'json') return streamListBody(pages, footer, wire, shape);
-  if (format === 'ndjson') return streamNdjson(pages, wire, shape);
+  if (format === 'json') return streamListBody(pages, footer, wire, shape, kinds);
+  if (format === 'ndjson') return streamNdjson(pages, wire, shape, kinds);
   if (format === 'geojson') return streamGeoJson(pages, footer, wire, shape);
   return streamCsv(pages, wire, shape, kinds);
 }
 
-async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
-  const shaped = entryShaper(shape, wire);
-  if (!shaped && joinable(pages)) {
+async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
+  const shaped = entryTextShaper(shape, wire);
+  const rewrite = onlySpec(shape, wire) ? specRewriter(kinds) : undefined;
+  if ((!shaped || rewrite) && joinable(pages)) {
     let any = false;
     for await (const bytes of pages.joined('\n')) {
       if (bytes.length === 0) continue;
-      yield bytes;
+      yield rewrite ? rewrite(bytes) : bytes;
       any = true;
     }
     if (any) yield '\n';
@@ -59,7 +61,7 @@ async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntrySh
   }
   for await (const entries of pages) {
     if (entries.length === 0) continue;
-    yield `${(shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Entry))) : entries).join('\n')}\n`;
+    yield `${(shaped ? entries.map(shaped) : entries).join('\n')}\n`;
   }
 }
 

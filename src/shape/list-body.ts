@@ -3,7 +3,9 @@
 // generator throws and the HTTP layer aborts the response: a client never receives a truncated
 // page that parses as complete.
 import type { EntryShape } from '../query/types.ts';
-import { entryShaper } from './shaping.ts';
+import { entryTextShaper, onlySpec } from './shaping.ts';
+import { specRewriter } from './spec-bytes.ts';
+import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 import type { WireFormat } from './wire.ts';
 
 export interface ListFooter {
@@ -18,19 +20,21 @@ export interface ListFooter {
  * only a request that asks for another form (the `spec` wire format, summary, includes,
  * include-regions=false) parses and reshapes them.
  */
-export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape): AsyncGenerator<string | Buffer> {
-  const shaped = entryShaper(shape, wire);
+export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[] = EVENT_KINDS): AsyncGenerator<string | Buffer> {
+  const shaped = entryTextShaper(shape, wire);
+  const rewrite = onlySpec(shape, wire) ? specRewriter(kinds) : undefined;
   yield '{"entries":[';
-  if (!shaped && joinable(pages)) {
-    // Written as stored: the engine's bytes, with no string made of any entry.
-    for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield bytes;
+  if ((!shaped || rewrite) && joinable(pages)) {
+    // Written as stored: the engine's bytes, with no string made of any entry; in the spec wire
+    // format rewritten in them.
+    for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield rewrite ? rewrite(bytes) : bytes;
   } else {
     let first = true;
     for await (const entries of pages) {
       // The store hands over small chunks with a turn of the event loop between them (PageStream),
       // so writing one never holds other requests for long.
       if (entries.length === 0) continue;
-      const texts = shaped ? entries.map((text) => JSON.stringify(shaped(JSON.parse(text) as Record<string, unknown>))) : entries;
+      const texts = shaped ? entries.map(shaped) : entries;
       yield (first ? '' : ',') + texts.join(',');
       first = false;
     }

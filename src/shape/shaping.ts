@@ -3,6 +3,7 @@
 import type { EntryShape } from '../query/types.ts';
 import { pathTree, project } from './paths.ts';
 import { specFromGfw } from './spec-wire.ts';
+import { specTextFromGfw } from './spec-bytes.ts';
 import type { WireFormat } from './wire.ts';
 
 /** An entry as clients receive it (stored whole, in each wire format, by the engine). */
@@ -30,4 +31,17 @@ export function entryShaper(shape: EntryShape, wire: WireFormat): ((entry: Entry
   }
   if (steps.length === 0) return undefined;
   return (entry) => steps.reduce((e, step) => step(e), entry);
+}
+
+/** Whether the only shaping is the `spec` wire format, which is rewritten in the stored text (spec-wire.ts). */
+export function onlySpec(shape: EntryShape, wire: WireFormat): boolean {
+  return wire === 'spec' && !shape.summary && shape.includeRegions && !shape.includes;
+}
+
+/** The same shaping from stored text to text; undefined when the stored text is the answer. */
+export function entryTextShaper(shape: EntryShape, wire: WireFormat): ((text: string) => string) | undefined {
+  const shaped = entryShaper(shape, wire);
+  if (!shaped) return undefined;
+  if (onlySpec(shape, wire)) return specTextFromGfw;
+  return (text) => JSON.stringify(shaped(JSON.parse(text) as Entry));
 }

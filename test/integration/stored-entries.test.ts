@@ -7,6 +7,9 @@ import { after, before, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { selectColumns, toRecord } from '../../src/store/duckdb/columns.ts';
 import { entryShaper } from '../../src/shape/shaping.ts';
+import { specFromGfw } from '../../src/shape/spec-wire.ts';
+import { REWRITTEN_KEYS, specTextFromGfw } from '../../src/shape/spec-bytes.ts';
+import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../../src/domain/event-info.ts';
 import { EVENT_KINDS } from '../../src/domain/kinds.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
 import { SMALL_EVENTS } from '../fixtures/small-events.ts';
@@ -52,9 +55,50 @@ test('every entry as sent, in every wire format, is the JS rendering of its stor
       const stored = row[0] as string;
       assert.equal(stored, JSON.stringify(toEntry(record, 'gfw')), `${record.id} as stored`);
       assert.equal(JSON.stringify(toSpec(JSON.parse(stored))), JSON.stringify(toEntry(record, 'spec')), `${record.id} in spec`);
+      assert.equal(specTextFromGfw(stored), JSON.stringify(toEntry(record, 'spec')), `${record.id} in spec, rewritten as text`);
     }
     assert.deepEqual([...kinds].sort(), [...EVENT_KINDS].sort());
   }
+});
+
+test('the keys spec rewrites in the text name no member that stays a string, in any kind', () => {
+  // Numbers and booleans `gfw` writes bare are never matched: only a member written as a string is.
+  const keep = (fields: InfoField[]): string[] => fields.flatMap((f) => (isObjectField(f) ? keep(f.fields) : f.type === 'string' ? [f.key] : []));
+  const kept = new Set([...Object.values(EVENT_INFO_FIELDS).flatMap(keep), 'start', 'end', 'id', 'type', 'name', 'ssvid', 'flag', 'rfmo']);
+  assert.deepEqual(REWRITTEN_KEYS.filter((k) => kept.has(k)), []);
+});
+
+test('spec rewritten in the text equals spec from the parsed entry, whatever the strings and decimal texts hold', async () => {
+  const rows = await storedRows(fixtures[0]!.dbPath);
+  const byKind = new Map(EVENT_KINDS.map((kind) => [kind, rows.map((r) => r[0] as string).filter((t) => JSON.parse(t).type === kind).slice(0, 20)]));
+  // Texts that look like the members the rewrite changes, and decimal texts Number() reads oddly.
+  const hostile = fc.oneof(fc.string(), fc.constantFrom('","end":"', '","end":""', '","confidence":"3', '\\', '","type":"gap', '","hasPubliclyListedAuthorization":"true', 'true', ''));
+  const decimal = fc.oneof(fc.constantFrom('-0', '1e21', '007', '3.10', '', 'abc', ' 4 ', '0x10', 'Infinity', '\\u0033'), fc.double().map(String));
+  const mutate = (value: unknown, strings: string[], decimals: string[], k = { i: 0 }): unknown => {
+    if (Array.isArray(value)) return value.map((v) => mutate(v, strings, decimals, k));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'type' ? v : mutate(v, strings, decimals, k)]));
+    if (typeof value !== 'string') return value;
+    const i = k.i++;
+    if (/^-?[0-9.]+$/.test(value)) return decimals[i % decimals.length];
+    if (value === 'true' || value === 'false' || /T\d\d:/.test(value)) return value;
+    return strings[i % strings.length];
+  };
+  const entry = fc.record({ kind: fc.constantFrom(...EVENT_KINDS), n: fc.nat(19), strings: fc.array(hostile, { minLength: 1, maxLength: 6 }), decimals: fc.array(decimal, { minLength: 1, maxLength: 6 }), open: fc.boolean() });
+  // Runs of entries of every kind at once, joined as a list body and as NDJSON join them.
+  await fc.assert(fc.property(fc.array(entry, { minLength: 1, maxLength: 5 }), fc.constantFrom(',', '\n'), (run, separator) => {
+    const texts = run.map(({ kind, n, strings, decimals, open }) => {
+      const texts = byKind.get(kind)!;
+      const entry = mutate(JSON.parse(texts[n % texts.length]!), strings, decimals) as Record<string, unknown>;
+      if (open) entry['end'] = '';
+      return JSON.stringify(entry);
+    });
+    const expected = texts.map((text) => JSON.stringify(specFromGfw(JSON.parse(text) as Record<string, unknown>)));
+    assert.equal(specTextFromGfw(texts[0]!), expected[0]);
+    assert.equal(specTextFromGfw(texts.join(separator)), expected.join(separator));
+  }), { numRuns: FULL ? 2000 : 300, seed: 20261127 });
+  // An escape JSON.stringify never writes, in a decimal text: read as the character it stands for.
+  const escaped = String.raw`{"start":"2020-01-01T00:00:00.000Z","end":"","id":"a\"b","type":"port_visit","vessel":{},"port_visit":{"confidence":"\u0033"}}`;
+  assert.equal(specTextFromGfw(escaped), JSON.stringify(specFromGfw(JSON.parse(escaped) as Record<string, unknown>)));
 });
 
 test('pages read as bytes are the stored entries, byte for byte, in every order the store pages in', async () => {
