@@ -17,6 +17,7 @@ import { normalizeListQuery, normalizeSingleDataset } from '../../src/query/norm
 import { DATASET_ID_BY_KIND } from '../../src/domain/kinds.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+import { caseCount } from '../helpers/size.ts';
 
 let fixture: Fixture;
 let scratch: string;
@@ -78,7 +79,7 @@ test('the radix sort orders index entries as a comparison sort of their 64-bit k
     assert.deepEqual(got, expected);
     // Every entry's payload travels with its key.
     for (let i = 0; i < keys.length; i++) assert.deepEqual(keys[sorted[4 * i + 2]!], [sorted[4 * i]!, sorted[4 * i + 1]!]);
-  }), { seed: 7, numRuns: 200 });
+  }), { seed: 7, numRuns: caseCount('RADIX_TEST_RUNS', 200, 50) });
 });
 
 test('a point file finds every id it holds, with its entry, and nothing else', async () => {

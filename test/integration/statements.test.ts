@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { readRows, streamRows } from '../../src/store/duckdb/statements.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
+import { caseCount } from '../helpers/size.ts';
 
 let fixture: Fixture;
 let instance: DuckDBInstance;
@@ -27,7 +28,7 @@ const countByText = async (kind: string, fromUs: bigint) => Number((await c.runA
   `SELECT count(*) FROM events WHERE kind = '${kind}' AND start_ts >= make_timestamp(${fromUs})`)).getRowsJS()[0]![0]);
 
 test('a kept statement answers for the values bound on each run', async () => {
-  const starts = (await c.runAndReadAll('SELECT DISTINCT epoch_us(start_ts) FROM events ORDER BY 1 LIMIT 40')).getRowsJS().map((r) => r[0] as bigint);
+  const starts = (await c.runAndReadAll(`SELECT DISTINCT epoch_us(start_ts) FROM events ORDER BY 1 LIMIT ${caseCount('STATEMENT_TEST_STARTS', 40, 10)}`)).getRowsJS().map((r) => r[0] as bigint);
   for (const kind of ['fishing', 'encounter', 'port_visit', 'fishing']) {
     for (const fromUs of starts) assert.equal(await countOf(kind, fromUs), await countByText(kind, fromUs), `${kind} from ${fromUs}`);
   }

@@ -12,6 +12,7 @@ import { earthRadius, lengthToRadians, radiansToLength } from '@turf/helpers';
 import { BUFFER_UNITS, bufferPolygons, TURF_UNITS, type BufferUnit } from '../../src/geo/buffer.ts';
 import type { Polygon, Ring } from '../../src/geo/geojson.ts';
 import { boxMeetsCells, cellKeyOf, cellOfKey } from '../../src/geo/grid.ts';
+import { caseCount } from '../helpers/size.ts';
 
 function regular(lon: number, lat: number, radius: number, sides: number, inner: number, reversed = false): Ring {
   const ring: Ring = [];
@@ -77,7 +78,7 @@ test('the box a buffer can reach holds every vertex of turf\'s buffered shape, a
       }
     }
     return true;
-  }), { numRuns: 400 });
+  }), { numRuns: caseCount('BUFFER_REACH_RUNS', 400, 100) });
   assert.ok(given > runs / 2, `a box for only ${given} of ${runs} shapes`);
 });
 
@@ -112,7 +113,7 @@ test('the box holds every point within the buffer distance of the outline as tur
       }
     }
     return true;
-  }), { numRuns: 300 });
+  }), { numRuns: caseCount('BUFFER_REACH_RUNS', 300, 100) });
 });
 
 test('a box hugs a small shape: 10 nautical miles around a square of 1 degree at 60 north', () => {
@@ -141,5 +142,5 @@ test('a cell\'s key read backwards gives its row and column, and a box meets the
     // A box a whole cell away meets nothing; one touching the cell's edge meets it.
     assert.equal(boxMeetsCells([lon - 0.6, lat + 0.5, lon - 0.5, lat + 0.6], [key]), row === 359 && column === 0);
     assert.equal(boxMeetsCells([lon - 0.6, lat - 0.1, lon - 0.25, lat + 0.1], [key]), true);
-  }), { numRuns: 300 });
+  }), { numRuns: caseCount('BUFFER_REACH_RUNS', 300, 100) });
 });
