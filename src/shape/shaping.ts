@@ -33,7 +33,7 @@ export function entryShaper(shape: EntryShape, wire: WireFormat): ((entry: Entry
   return (entry) => steps.reduce((e, step) => step(e), entry);
 }
 
-/** Whether the only shaping is the `spec` wire format, which is rewritten in the stored text (spec-wire.ts). */
+/** Whether the only shaping is the `spec` wire format, which is rewritten in the stored text (spec-bytes.ts). */
 export function onlySpec(shape: EntryShape, wire: WireFormat): boolean {
   return wire === 'spec' && !shape.summary && shape.includeRegions && !shape.includes;
 }
