@@ -16,9 +16,9 @@ export interface ListFooter {
 }
 
 /**
- * `pages` holds whole entries as stored JSON texts (`gfw`): the body is their concatenation, and
- * the `spec` wire format is rewritten in those bytes (spec-bytes.ts), and only a request that asks
- * for another form (summary, includes, include-regions=false) parses and reshapes each entry.
+ * `pages` holds whole entries as stored JSON texts (`gfw`): the body is their concatenation. The
+ * `spec` wire format is rewritten in those bytes (spec-bytes.ts); only a request that asks for
+ * another form (summary, includes, include-regions=false) parses and reshapes each entry.
  */
 export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[] = EVENT_KINDS): AsyncGenerator<string | Buffer> {
   const shaped = entryTextShaper(shape, wire);
