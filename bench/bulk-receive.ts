@@ -7,8 +7,6 @@ import net from 'node:net';
 
 export interface BulkAnswer {
   status: number;
-  /** Bytes received, headers and framing included. */
-  bytes: number;
   /** The response's last bytes: where a list's footer (`"total":...`) is. */
   tail: string;
   /** performance.now() when the server closed the connection after the last byte. */
@@ -25,7 +23,6 @@ export function receiveBulk(base: string, method: string, path: string, body: un
     ...Object.entries({ ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) } : {}) }).map(([k, v]) => `${k}: ${v}`),
   ].join('\r\n');
   return new Promise((resolve, reject) => {
-    let bytes = 0;
     let first = '';
     let tail = Buffer.alloc(0);
     const readBuffer = Buffer.allocUnsafe(1 << 20);
@@ -34,8 +31,7 @@ export function receiveBulk(base: string, method: string, path: string, body: un
       onread: {
         buffer: readBuffer,
         callback(n) {
-          if (bytes === 0) first = readBuffer.toString('latin1', 0, Math.min(n, 64));
-          bytes += n;
+          if (first === '') first = readBuffer.toString('latin1', 0, Math.min(n, 64));
           tail = Buffer.concat([tail, readBuffer.subarray(Math.max(0, n - TAIL_BYTES), n)]).subarray(-TAIL_BYTES);
           return true;
         },
@@ -46,7 +42,7 @@ export function receiveBulk(base: string, method: string, path: string, body: un
     socket.on('close', () => {
       const receivedAt = performance.now();
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(first)?.[1] ?? 0);
-      resolve({ status, bytes, tail: tail.toString('utf8'), receivedAt });
+      resolve({ status, tail: tail.toString('utf8'), receivedAt });
     });
   });
 }

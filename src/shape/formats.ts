@@ -10,8 +10,7 @@ import type { ListFormat } from '../query/enumerations.ts';
 import type { EntryShape } from '../query/types.ts';
 import { footerMembers, joinable, streamListBody, type EntryPages, type ListFooter } from './list-body.ts';
 import { pathTree, project } from './paths.ts';
-import { entryShaper, entryTextShaper, onlySpec, SUMMARY, type Entry } from './shaping.ts';
-import { specRewriter } from './spec-bytes.ts';
+import { entryShaper, entryTextShaper, SUMMARY, type Entry } from './shaping.ts';
 import type { WireFormat } from './wire.ts';
 
 
@@ -47,13 +46,12 @@ export function streamListAs(format: ListFormat, pages: EntryPages, footer: List
 }
 
 async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
-  const shaped = entryTextShaper(shape, wire);
-  const rewrite = onlySpec(shape, wire) ? specRewriter(kinds) : undefined;
-  if ((!shaped || rewrite) && joinable(pages)) {
+  const shaped = entryTextShaper(shape, wire, kinds);
+  if ((!shaped || shaped.bytes) && joinable(pages)) {
     let any = false;
     for await (const bytes of pages.joined('\n')) {
       if (bytes.length === 0) continue;
-      yield rewrite ? rewrite(bytes) : bytes;
+      yield shaped?.bytes ? shaped.bytes(bytes) : bytes;
       any = true;
     }
     if (any) yield '\n';
@@ -61,7 +59,7 @@ async function* streamNdjson(pages: EntryPages, wire: WireFormat, shape: EntrySh
   }
   for await (const entries of pages) {
     if (entries.length === 0) continue;
-    yield `${(shaped ? entries.map(shaped) : entries).join('\n')}\n`;
+    yield `${(shaped ? entries.map(shaped.text) : entries).join('\n')}\n`;
   }
 }
 

@@ -3,8 +3,7 @@
 // generator throws and the HTTP layer aborts the response: a client never receives a truncated
 // page that parses as complete.
 import type { EntryShape } from '../query/types.ts';
-import { entryTextShaper, onlySpec } from './shaping.ts';
-import { specRewriter } from './spec-bytes.ts';
+import { entryTextShaper } from './shaping.ts';
 import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 import type { WireFormat } from './wire.ts';
 
@@ -21,20 +20,19 @@ export interface ListFooter {
  * another form (summary, includes, include-regions=false) parses and reshapes each entry.
  */
 export async function* streamListBody(pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[] = EVENT_KINDS): AsyncGenerator<string | Buffer> {
-  const shaped = entryTextShaper(shape, wire);
-  const rewrite = onlySpec(shape, wire) ? specRewriter(kinds) : undefined;
+  const shaped = entryTextShaper(shape, wire, kinds);
   yield '{"entries":[';
-  if ((!shaped || rewrite) && joinable(pages)) {
+  if ((!shaped || shaped.bytes) && joinable(pages)) {
     // Written as stored: the engine's bytes, with no string made of any entry; in the spec wire
     // format rewritten in them.
-    for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield rewrite ? rewrite(bytes) : bytes;
+    for await (const bytes of pages.joined(',')) if (bytes.length > 0) yield shaped?.bytes ? shaped.bytes(bytes) : bytes;
   } else {
     let first = true;
     for await (const entries of pages) {
       // The store hands over small chunks with a turn of the event loop between them (PageStream),
       // so writing one never holds other requests for long.
       if (entries.length === 0) continue;
-      const texts = shaped ? entries.map(shaped) : entries;
+      const texts = shaped ? entries.map(shaped.text) : entries;
       yield (first ? '' : ',') + texts.join(',');
       first = false;
     }

@@ -3,7 +3,8 @@
 import type { EntryShape } from '../query/types.ts';
 import { pathTree, project } from './paths.ts';
 import { specFromGfw } from './spec-wire.ts';
-import { specTextFromGfw } from './spec-bytes.ts';
+import { specRewriter } from './spec-bytes.ts';
+import type { EventKind } from '../domain/kinds.ts';
 import type { WireFormat } from './wire.ts';
 
 /** An entry as clients receive it (stored whole, in each wire format, by the engine). */
@@ -33,15 +34,17 @@ export function entryShaper(shape: EntryShape, wire: WireFormat): ((entry: Entry
   return (entry) => steps.reduce((e, step) => step(e), entry);
 }
 
-/** Whether the only shaping is the `spec` wire format, which is rewritten in the stored text (spec-bytes.ts). */
-export function onlySpec(shape: EntryShape, wire: WireFormat): boolean {
-  return wire === 'spec' && !shape.summary && shape.includeRegions && !shape.includes;
-}
-
-/** The same shaping from stored text to text; undefined when the stored text is the answer. */
-export function entryTextShaper(shape: EntryShape, wire: WireFormat): ((text: string) => string) | undefined {
+/**
+ * The same shaping on stored text: undefined when the stored text is the answer. `bytes` is set when
+ * the shaping is the `spec` wire format alone, rewritten in the engine's bytes of a run of entries
+ * (spec-bytes.ts); `text` shapes one entry, parsing it only where another shape is asked for.
+ */
+export function entryTextShaper(shape: EntryShape, wire: WireFormat, kinds: readonly EventKind[]): { text: (text: string) => string; bytes?: (bytes: Buffer) => Buffer } | undefined {
   const shaped = entryShaper(shape, wire);
   if (!shaped) return undefined;
-  if (onlySpec(shape, wire)) return specTextFromGfw;
-  return (text) => JSON.stringify(shaped(JSON.parse(text) as Entry));
+  if (wire === 'spec' && !shape.summary && shape.includeRegions && !shape.includes) {
+    const bytes = specRewriter(kinds);
+    return { bytes, text: (text) => bytes(Buffer.from(text, 'utf8')).toString('utf8') };
+  }
+  return { text: (text) => JSON.stringify(shaped(JSON.parse(text) as Entry)) };
 }

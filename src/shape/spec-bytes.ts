@@ -139,8 +139,3 @@ export function specRewriter(kinds: readonly EventKind[] = EVENT_KINDS): (bytes:
     return applied(bytes, edits);
   };
 }
-
-/** specFromGfw on a text of entries of any kind. */
-export function specTextFromGfw(text: string): string {
-  return specRewriter()(bytesOf(text)).toString('utf8');
-}

@@ -8,7 +8,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { selectColumns, toRecord } from '../../src/store/duckdb/columns.ts';
 import { entryShaper } from '../../src/shape/shaping.ts';
 import { specFromGfw } from '../../src/shape/spec-wire.ts';
-import { REWRITTEN_KEYS, specTextFromGfw } from '../../src/shape/spec-bytes.ts';
+import { REWRITTEN_KEYS, specRewriter } from '../../src/shape/spec-bytes.ts';
 import { EVENT_INFO_FIELDS, isObjectField, type InfoField } from '../../src/domain/event-info.ts';
 import { EVENT_KINDS } from '../../src/domain/kinds.ts';
 import { buildFixtureDb, fixtureFromRows, type Fixture } from '../helpers/fixture.ts';
@@ -31,6 +31,9 @@ before(async () => {
 after(() => fixtures.forEach((f) => f.cleanup()));
 
 const toSpec = entryShaper({ includeRegions: true, summary: false }, 'spec')!;
+const rewriteEveryKind = specRewriter();
+/** The spec rewrite in the bytes (src/shape/spec-bytes.ts), on a text of entries of any kind. */
+const specTextFromGfw = (text: string) => rewriteEveryKind(Buffer.from(text, 'utf8')).toString('utf8');
 
 async function storedRows(dbPath: string): Promise<unknown[][]> {
   const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
