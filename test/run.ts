@@ -2,7 +2,7 @@
 // PostgreSQL (test/run-postgres.ts). Two tiers (test/tiers.ts), chosen by test/helpers/size.ts:
 //
 // - quick (`npm test`): unit, store integration and API suites at their quick sizes; on
-//   PostgreSQL, the API suites whose answers come from the engine.
+//   PostgreSQL, the differential API suites (filters, areas, statistics, updates).
 // - full (`npm run test:full`, and CI): every suite at full size, adding the loader's and the
 //   generator's own suites (test/data/), the service under bursts, dropped clients and shutdown
 //   (test/reliability/), those that run the built command line as processes (test/cli/) and a

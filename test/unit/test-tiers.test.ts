@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ENGINE_ANSWERS, FULL_ONLY_FOLDERS, LONGEST, QUICK_FOLDERS, suitesIn, TEST_ROOT, tier } from '../tiers.ts';
+import { QUICK_ON_POSTGRES, FULL_ONLY_FOLDERS, LONGEST, QUICK_FOLDERS, suitesIn, TEST_ROOT, tier } from '../tiers.ts';
 
 test('every folder holding suites is run by a tier, and the full tier runs every suite', () => {
   const folders = readdirSync(TEST_ROOT, { withFileTypes: true }).filter((d) => d.isDirectory() && suitesIn(d.name).length > 0).map((d) => d.name);
@@ -20,6 +20,6 @@ test('the quick tier runs no suite that starts the built command line', () => {
 });
 
 test('the suites the quick tier runs on PostgreSQL exist and are API suites', () => {
-  for (const file of ENGINE_ANSWERS) assert.ok(existsSync(file) && file.startsWith(join(TEST_ROOT, 'api')), file);
+  for (const file of QUICK_ON_POSTGRES) assert.ok(existsSync(file) && file.startsWith(join(TEST_ROOT, 'api')), file);
   assert.ok(tier(false).postgres.every((f) => tier(true).postgres.includes(f)));
 });
