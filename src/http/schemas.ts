@@ -98,12 +98,13 @@ const FeatureSchema = Type.Object({ type: Type.Literal('Feature'), id: Type.Stri
 
 /** A list page in each of its formats (format=..., or the Accept header). */
 export const LIST_PAGE_FORMATS = {
-  description: 'A page of entries: JSON by default; CSV, GeoJSON or NDJSON with format= or the Accept header. X-Total-Count and X-Next-Offset give the paging in every format.',
+  description: 'A page of entries: JSON by default; CSV, GeoJSON, NDJSON or Parquet with format= or the Accept header. X-Total-Count and X-Next-Offset give the paging in every format.',
   content: {
     'application/json': { schema: ListResponseSchema },
     'text/csv': { schema: Type.String({ description: 'a header row, then one row per entry: a column per member path (vessel.name, regions.eez, port_visit.intermediateAnchorage.id) of the kinds asked for, less what summary, includes and include-regions leave out; arrays of values joined by ";", arrays of objects as JSON' }) },
     'application/geo+json': { schema: Type.Object({ type: Type.Literal('FeatureCollection'), features: Type.Array(FeatureSchema), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer(), nextOffset: Type.Union([Type.Integer(), Type.Null()]), metadata: Type.Object({}, { additionalProperties: true }) }) },
     'application/x-ndjson': { schema: Type.String({ description: 'one entry per line' }) },
+    'application/vnd.apache.parquet': { schema: Type.String({ format: 'binary', description: 'GeoParquet 1.1: one row per entry; a column per member of the kinds asked for (less what summary, includes and include-regions leave out), objects as structs, arrays as lists, start and end as UTC instants, numbers and booleans typed as the spec wire format types them; the position also as a WKB point (geometry) with its bounding-box covering column (bbox)' }) },
   },
 };
 

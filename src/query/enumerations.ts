@@ -36,6 +36,6 @@ export const ENCOUNTER_TYPES: readonly string[] = Object.entries(ENCOUNTER_SIDES
 export const PORT_VISIT_CONFIDENCES = ['2', '3', '4'] as const;
 
 /** The forms a list page can take (`format`, or the Accept header); one event: json or geojson. */
-export const LIST_FORMATS = ['json', 'csv', 'geojson', 'ndjson'] as const;
+export const LIST_FORMATS = ['json', 'csv', 'geojson', 'ndjson', 'parquet'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
 export const EVENT_FORMATS = ['json', 'geojson'] as const;

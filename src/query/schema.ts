@@ -182,7 +182,7 @@ export const PagingSchema = Type.Object(PagingProperties, { additionalProperties
 
 const ListFormatProperty = StringEnum(
   LIST_FORMATS,
-  'json (default): the API\'s page; csv: one row per entry, flattened columns; geojson: a FeatureCollection of points with the entries as properties; ndjson: one entry per line. Without it, the Accept header chooses (text/csv, application/geo+json, application/x-ndjson).',
+  'json (default): the API\'s page; csv: one row per entry, flattened columns; geojson: a FeatureCollection of points with the entries as properties; ndjson: one entry per line; parquet: GeoParquet 1.1, one row per entry, typed columns and structs, the position as a WKB point. Without it, the Accept header chooses (text/csv, application/geo+json, application/x-ndjson, application/vnd.apache.parquet).',
   example('json'),
 );
 export type Paging = Static<typeof PagingSchema>;

@@ -2,7 +2,8 @@
 // row per entry, flattened columns), GeoJSON (a FeatureCollection of points with the entry as
 // properties) and NDJSON (one entry per line). Each is written entry by entry as the store hands
 // over its chunks, with the same bounded memory as the JSON page; the same shaping (wire format,
-// summary, includes, include-regions) applies to every format.
+// summary, includes, include-regions) applies to every format. Parquet, whose file ends with its
+// schema, is written whole first (parquet.ts).
 import { ENTRY_PATHS, type PathTree } from '../domain/entry-paths.ts';
 import type { EventKind } from '../domain/kinds.ts';
 import { EVENT_KINDS } from '../domain/kinds.ts';
@@ -19,11 +20,13 @@ export const MEDIA_TYPES: Record<ListFormat, string> = {
   csv: 'text/csv; charset=utf-8',
   geojson: 'application/geo+json',
   ndjson: 'application/x-ndjson',
+  parquet: 'application/vnd.apache.parquet',
 };
 /** Media types an Accept header may name, and the format each asks for. */
 const ACCEPTED: Record<string, ListFormat> = {
   'application/json': 'json', '*/*': 'json', 'application/*': 'json',
   'text/csv': 'csv', 'application/geo+json': 'geojson', 'application/x-ndjson': 'ndjson', 'application/ndjson': 'ndjson',
+  'application/vnd.apache.parquet': 'parquet',
 };
 
 /** The format an Accept header prefers among `allowed` (by q, then by order); undefined when it names none. */
@@ -38,7 +41,7 @@ export function formatFromAccept(accept: string | undefined, allowed: readonly L
 }
 
 /** A page in the chosen format; `kinds` are the kinds of the datasets asked for (the CSV's kind columns). */
-export function streamListAs(format: ListFormat, pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
+export function streamListAs(format: Exclude<ListFormat, 'parquet'>, pages: EntryPages, footer: ListFooter, wire: WireFormat, shape: EntryShape, kinds: readonly EventKind[]): AsyncGenerator<string | Buffer> {
   if (format === 'json') return streamListBody(pages, footer, wire, shape, kinds);
   if (format === 'ndjson') return streamNdjson(pages, wire, shape, kinds);
   if (format === 'geojson') return streamGeoJson(pages, footer, wire, shape);
@@ -90,12 +93,18 @@ async function* streamGeoJson(pages: AsyncIterable<string[]> | Iterable<string[]
 /** Subtrees whose value is an array of objects: one column, the array as JSON. */
 const ARRAY_COLUMNS = new Set(['publicAuthorizations']);
 
-/** The CSV's columns: every path an entry of these kinds can carry, less what the shape leaves out, in the entry layout's order. */
-export function csvColumns(kinds: readonly EventKind[], shape: EntryShape): string[] {
+/** The paths an entry of these kinds can carry, less what the shape leaves out, in the entry layout's order. */
+export function shapedPaths(kinds: readonly EventKind[], shape: EntryShape): PathTree {
   let tree = Object.fromEntries(Object.entries(ENTRY_PATHS).filter(([key]) => !(EVENT_KINDS as readonly string[]).includes(key) || kinds.includes(key as EventKind))) as PathTree;
   if (shape.summary) tree = project(tree, SUMMARY) as PathTree;
   if (!shape.includeRegions) delete tree['regions'];
   if (shape.includes) tree = project(tree, pathTree(shape.includes)) as PathTree;
+  return tree;
+}
+
+/** The CSV's columns: the shaped paths, an array of objects as one column. */
+export function csvColumns(kinds: readonly EventKind[], shape: EntryShape): string[] {
+  const tree = shapedPaths(kinds, shape);
   const columns: string[] = [];
   const walk = (node: PathTree, prefix: string) => {
     for (const [key, child] of Object.entries(node)) {

@@ -27,6 +27,8 @@ export type Database = { engine: 'duckdb'; path: string } | { engine: 'postgres'
 export type { LockHolder, ListedRegion, ReloadLog };
 /** NDJSON rewritten as CSV or Parquet (`generate`): a job for the embedded engine, whatever serves. */
 export { convertNdjson, type Conversion } from './duckdb/convert-files.ts';
+/** A page of entries written as GeoParquet (`format=parquet`): also the embedded engine's job, whatever serves. */
+export { exportParquet, type ParquetExport } from './duckdb/parquet-export.ts';
 
 /** The database as messages name it (a PostgreSQL URL without its password). */
 export function describeDatabase(db: Database): string {

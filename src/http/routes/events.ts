@@ -13,6 +13,7 @@ import {
 import type { ListQuery } from '../../query/types.ts';
 import type { Buffering } from '../../query/area.ts';
 import { featureOf, MEDIA_TYPES, streamListAs } from '../../shape/formats.ts';
+import { parquetBody } from '../../shape/parquet.ts';
 import { nextOffsetOf } from '../../shape/list-body.ts';
 import { EVENT_FORMATS, LIST_FORMATS, type ListFormat } from '../../query/enumerations.ts';
 import { invalid } from '../../query/errors.ts';
@@ -64,6 +65,13 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     reply.header('x-total-count', String(total));
     reply.header('x-next-offset', String(nextOffsetOf(footer) ?? ''));
     const kinds = [...new Set(list.datasets.map((d) => d.resolved.kind))];
+    if (format === 'parquet') {
+      const left = new AbortController();
+      reply.raw.once('close', () => left.abort());
+      const body = await parquetBody(pages, kinds, list.shape, left.signal);
+      reply.header('content-length', String(body.size)).header('content-disposition', 'attachment; filename="events.parquet"');
+      return reply.type(MEDIA_TYPES[format]).send(body.stream);
+    }
     return reply.type(MEDIA_TYPES[format]).send(Readable.from(streamListAs(format, pages, footer, wire, list.shape, kinds)));
   }
 
