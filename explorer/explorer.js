@@ -257,6 +257,7 @@ async function run() {
     state.total = page.total;
     state.shown = points.length;
     state.timeseries = stats.timeseries;
+    writeParquetCode(body);
     status(`${page.total.toLocaleString('en')} events match (${stats.numVessels.toLocaleString('en')} vessels); ${points.length.toLocaleString('en')} shown${page.total > points.length ? ', the first by start' : ''}. Click a point for its entry.`);
     drawChart(stats.timeseries, interval);
   } catch (e) {
@@ -311,6 +312,14 @@ function writeCode(body, limit) {
     return `gfw_event(\n  ${args.join(',\n  ')}\n)`;
   });
   $('r').textContent = `library(gfwr)\n# gfwr calls the GFW gateway: point that address at ${origin} (README, "Official clients").\n${calls.join('\n')}`;
+  writeParquetCode(body);
+}
+
+// Every matching event in one file, whatever the page size the map shows: the limit is the total.
+function writeParquetCode(body) {
+  const limit = Math.max(1, state.total || 1);
+  const json = JSON.stringify(body).replaceAll("'", "'\\''");
+  $('parquet').textContent = `curl -X POST "${window.location.origin}/v3/events?limit=${limit}&offset=0&format=parquet" \\\n  -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\\n  -d '${json}' -o events.parquet\n\n# Python: import geopandas; events = geopandas.read_parquet("events.parquet")\n# R: events <- sfarrow::st_read_parquet("events.parquet")`;
 }
 
 for (const button of document.querySelectorAll('[data-copy]')) {

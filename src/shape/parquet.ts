@@ -57,7 +57,7 @@ export async function parquetBody(pages: EntryPages, kinds: readonly EventKind[]
     const source = join(dir, 'entries.ndjson');
     const target = join(dir, 'entries.parquet');
     await pipeline(Readable.from(storedLines(pages)), createWriteStream(source), { signal });
-    await exportParquet({ source, target, columns: parquetColumns(kinds, shape), scratch: dir, signal });
+    await exportParquet({ source, target, columns: parquetColumns(kinds, shape), signal });
     rmSync(source);
     const stream = createReadStream(target);
     stream.once('close', remove);

@@ -137,6 +137,16 @@ describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () =>
     assert.ok(body.geometry, 'the box travels in the body');
     assert.match(await page.$eval('#python', (e) => e.textContent ?? ''), /client\.events\.get_events\(\n {4}datasets=\["public-global-fishing-events:latest"\]/);
     assert.match(await page.$eval('#r', (e) => e.textContent ?? ''), /gfw_event\(\n {2}event_type = "FISHING"[\s\S]*region_source = "USER_SHAPEFILE"/);
+    // Every matching event as GeoParquet: the same body, the total as the limit.
+    const parquet = await page.$eval('#parquet', (e) => e.textContent ?? '');
+    const total = await page.evaluate(() => window.explorer.total);
+    const url = new RegExp(`${origin}(/v3/events\\?limit=(\\d+)&offset=0&format=parquet)`).exec(parquet);
+    assert.ok(url && Number(url[2]) === total, parquet);
+    assert.deepEqual(JSON.parse(/-d '(.*)' -o events\.parquet/s.exec(parquet)![1]!), body);
+    const file = await t.app.inject({ method: 'POST', url: url[1]!, headers: t.auth, payload: body });
+    assert.equal(file.headers['content-type'], 'application/vnd.apache.parquet');
+    assert.equal(file.headers['x-total-count'], String(total));
+    assert.equal(file.headers['x-next-offset'], '', 'one file holds every matching event');
     assert.deepEqual(errors, [], 'no page errors and no failed requests');
   });
 

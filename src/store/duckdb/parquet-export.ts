@@ -2,6 +2,9 @@
 // their stored form, with the column types of the entry layout, and writes one Parquet file. It is a
 // job for the embedded engine whatever engine serves, as `generate`'s conversions are
 // (convert-files.ts). docs/performance.md ("Parquet") gives what it costs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ENTRY_FIELDS, type FieldType, type TypedTree } from '../../domain/entry-paths.ts';
 import { Overloaded } from '../../query/errors.ts';
@@ -13,15 +16,14 @@ export interface ParquetExport {
   target: string;
   /** The columns, as the entry layout types them: the members the request keeps. */
   columns: TypedTree;
-  /** Scratch space for DuckDB, beside the files. */
-  scratch: string;
   /** Aborted when the client leaves: the conversion is interrupted. */
   signal?: AbortSignal;
 }
 
 /**
- * Row groups of 20,000 rows: a 927,273-entry page took 4.4-4.9 s with them, 8.6-10.5 s with
- * DuckDB's default of 122,880 (the nested columns are buffered per row group).
+ * Row groups of 20,000 rows (the nested columns are buffered per row group): on a 927,273-entry page,
+ * 3.9-4.9 s against 8.6-10.5 s with DuckDB's default of 122,880. Snappy, DuckDB's default codec:
+ * zstd made the same COPY 20-40 % slower (docs/performance.md, "Parquet").
  */
 const ROW_GROUP_SIZE = 20_000;
 /** One conversion at a time, one thread each: the other core keeps answering queries. */
@@ -91,27 +93,45 @@ export function exportSql({ source, target, columns }: Pick<ParquetExport, 'sour
   const point = `CASE WHEN position.lat IS NOT NULL AND position.lon IS NOT NULL THEN st_aswkb(('POINT (' || position.lon || ' ' || position.lat || ')')::GEOMETRY) END AS ${GEOMETRY}`;
   const box = `CASE WHEN position.lat IS NOT NULL AND position.lon IS NOT NULL THEN {xmin: position.lon, ymin: position.lat, xmax: position.lon, ymax: position.lat} END AS ${COVERING}`;
   const select = `SELECT ${[...kept, point, box].join(', ')} FROM ${rows}`;
-  const options = `FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, KV_METADATA {geo: ${quoteText(JSON.stringify(GEO_METADATA))}}`;
+  const options = `FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, KV_METADATA {geo: ${quoteText(JSON.stringify(GEO_METADATA))}}`;
   return `COPY (${select}) TO ${quoteText(target)} (${options})`;
+}
+
+/**
+ * One in-memory instance for the process, made on the first export and kept: a fresh instance per
+ * export faults its memory in anew, and the first COPY in an instance took 6.6-7.4 s against
+ * 3.9-4.8 s for the next ones on the same 927,273 entries. It spills, if it must, to a folder of its
+ * own, removed when the process exits.
+ */
+let converter: Promise<DuckDBInstance> | undefined;
+
+function converterInstance(): Promise<DuckDBInstance> {
+  converter ??= (async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'vessel-events-parquet-scratch-'));
+    process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+    const instance = await DuckDBInstance.create(':memory:', { ...OFFLINE_SETTINGS, threads: '1', memory_limit: '256MB', temp_directory: scratch });
+    const c = await instance.connect();
+    await c.run(`SET TimeZone = 'UTC'`);
+    c.closeSync();
+    return instance;
+  })();
+  converter.catch(() => { converter = undefined; });
+  return converter;
 }
 
 /** Writes the Parquet file; refused with 503 while too many others are being written. */
 export async function exportParquet(job: ParquetExport): Promise<void> {
   const done = await turn();
-  let instance: DuckDBInstance | undefined;
   let c: DuckDBConnection | undefined;
   const interrupt = () => c?.interrupt();
   try {
     job.signal?.throwIfAborted();
-    instance = await DuckDBInstance.create(':memory:', { ...OFFLINE_SETTINGS, threads: '1', memory_limit: '256MB', temp_directory: job.scratch });
-    c = await instance.connect();
+    c = await (await converterInstance()).connect();
     job.signal?.addEventListener('abort', interrupt, { once: true });
-    await c.run(`SET TimeZone = 'UTC'`);
     await c.run(exportSql(job));
   } finally {
     job.signal?.removeEventListener('abort', interrupt);
     c?.closeSync();
-    instance?.closeSync();
     done();
   }
 }
