@@ -51,7 +51,7 @@ export interface ParquetBody {
 
 /** The page as a Parquet file, ready to send; its folder is removed once the stream closes. */
 export async function parquetBody(pages: EntryPages, kinds: readonly EventKind[], shape: EntryShape, signal: AbortSignal): Promise<ParquetBody> {
-  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-parquet-'));
+  const dir = mkdtempSync(join(tmpdir(), 'vessel-events-parquet-page-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
     const source = join(dir, 'entries.ndjson');

@@ -188,7 +188,7 @@ describe('Parquet lists', () => {
     const { rows, columns } = await readBack(res.rawPayload);
     assert.equal(rows.length, 0);
     assert.ok(columns.some((col) => col.name === 'fishing') && !columns.some((col) => col.name === 'gap'), 'the blocks of the kinds asked for');
-    assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith('vessel-events-parquet-') && !f.startsWith('vessel-events-parquet-test-')), []);
+    assert.deepEqual(readdirSync(tmpdir()).filter((f) => f.startsWith('vessel-events-parquet-page-')), []);
   });
 });
 
