@@ -7,6 +7,8 @@ import net from 'node:net';
 
 export interface BulkAnswer {
   status: number;
+  /** The response's first bytes: its status line and headers. */
+  head: string;
   /** The response's last bytes: where a list's footer (`"total":...`) is. */
   tail: string;
   /** performance.now() when the server closed the connection after the last byte. */
@@ -24,6 +26,7 @@ export function receiveBulk(base: string, method: string, path: string, body: un
   ].join('\r\n');
   return new Promise((resolve, reject) => {
     let first = '';
+    const HEAD_BYTES = 4096;
     let tail = Buffer.alloc(0);
     const readBuffer = Buffer.allocUnsafe(1 << 20);
     const socket = net.connect({
@@ -31,7 +34,7 @@ export function receiveBulk(base: string, method: string, path: string, body: un
       onread: {
         buffer: readBuffer,
         callback(n) {
-          if (first === '') first = readBuffer.toString('latin1', 0, Math.min(n, 64));
+          if (first.length < HEAD_BYTES) first += readBuffer.toString('latin1', 0, Math.min(n, HEAD_BYTES - first.length));
           tail = Buffer.concat([tail, readBuffer.subarray(Math.max(0, n - TAIL_BYTES), n)]).subarray(-TAIL_BYTES);
           return true;
         },
@@ -42,7 +45,7 @@ export function receiveBulk(base: string, method: string, path: string, body: un
     socket.on('close', () => {
       const receivedAt = performance.now();
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(first)?.[1] ?? 0);
-      resolve({ status, tail: tail.toString('utf8'), receivedAt });
+      resolve({ status, head: first.split('\r\n\r\n')[0]!, tail: tail.toString('utf8'), receivedAt });
     });
   });
 }

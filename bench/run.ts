@@ -269,11 +269,25 @@ try {
     entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM'),
     spec: { ms: round(percentile(spec, 50)), entriesPerSecond: round(entries / (percentile(spec, 50) / 1000), 0) },
   };
+  // Up to a million entries of the first dataset as GeoParquet, written whole by the server before
+  // its first byte (docs/api.md, "Analyst formats"), until the last byte is received.
+  const parquetRuns: number[] = [];
+  let parquetEntries = 0;
+  for (let i = 0; i < (selected('parquet') ? (quick ? 1 : 3) : 0); i++) {
+    const t0 = performance.now();
+    const file = await receiveBulk(base, 'POST', '/v3/events?limit=1000000&offset=0&format=parquet', { datasets: [ALL[0]] }, { ...headers, 'accept-encoding': 'identity' });
+    if (file.status !== 200) throw new Error(`the Parquet export -> ${file.status} ${file.tail.slice(-300)}`);
+    parquetRuns.push(file.receivedAt - t0);
+    parquetEntries = Math.min(1_000_000, Number(/\r\nx-total-count: (\d+)/i.exec(file.head)?.[1]));
+  }
+  const parquet = parquetRuns.length ? {
+    entries: parquetEntries, ms: round(percentile(parquetRuns, 50)), entriesPerSecond: round(parquetEntries / (percentile(parquetRuns, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM'),
+  } : undefined;
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30, 0), node: process.version },
     engine: args.engine, events, seed, quick, samplesPerClass: SAMPLES, concurrentSeconds: CONCURRENT_SECONDS,
-    serverIdleMiB: idleMiB, classes: rows, bigPage,
+    serverIdleMiB: idleMiB, classes: rows, bigPage, parquet,
   };
   const table = [
     `Benchmark ${result.date.slice(0, 10)}, ${args.engine === 'postgres' ? 'PostgreSQL engine, ' : ''}${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, ${SAMPLES} requests per class${quick ? ' (quick mode: figures not meaningful)' : ''}`,
@@ -284,6 +298,7 @@ try {
     '',
     `Cold: a fresh server's first ${COLD_SAMPLES} requests of each class, classes in turn, no warm-up. The other columns: after a warm-up, ${SAMPLES} requests with one client.`,
     ...(big.length ? ['', `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s (wire format spec: ${bigPage.spec.entriesPerSecond.toLocaleString('en')} entries/s, ${bigPage.spec.ms} ms); server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`] : []),
+    ...(parquet ? ['', `Parquet (limit=1000000&format=parquet, written whole, then sent): ${parquet.entries.toLocaleString('en')} entries in ${parquet.ms} ms = ${parquet.entriesPerSecond.toLocaleString('en')} entries/s; server peak memory ${parquet.serverPeakMiB} MiB.`] : []),
   ].join('\n');
   console.log(table);
   // A partial run (--only) is printed, never written as the results of the size.
