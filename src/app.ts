@@ -17,6 +17,7 @@ import { explorerRoutes } from './http/routes/explorer.ts';
 import { landingRoutes } from './http/routes/landing.ts';
 import { operationRoutes } from './http/routes/operations.ts';
 import { statsRoutes } from './http/routes/stats.ts';
+import { tileRoutes } from './http/routes/tiles.ts';
 import { vesselRoutes } from './http/routes/vessels.ts';
 import { insightRoutes } from './http/routes/insights.ts';
 import { WIRE_FORMAT_HEADER, type WireFormat } from './shape/wire.ts';
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
         pinStorePerRequest(api, stores);
         await api.register(eventRoutes, { defaultWire: options.wire, cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(statsRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
+        await api.register(tileRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds, buffering });
         await api.register(contextLayerRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
         await api.register(vesselRoutes, { cacheMaxAgeSeconds: options.cacheMaxAgeSeconds });
         await api.register(insightRoutes);

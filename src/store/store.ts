@@ -5,6 +5,10 @@ import type { EventRecord } from '../domain/record.ts';
 import type { DatasetCatalog, ResolvedDataset } from '../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../query/types.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
+import type { TileBounds } from '../geo/tiles.ts';
+import type { TileCell, TilePoint } from './tile-sql.ts';
+
+export type { TileCell, TilePoint };
 import type { RegionEntry } from './catalog.ts';
 import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
@@ -44,6 +48,10 @@ export interface EventStore extends DatasetCatalog {
   /** One stored record (for `raw=true`, the published row it was loaded from). */
   getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined>;
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats>;
+  /** The matching events in a map tile, counted on a `grid` x `grid` division of it (src/store/tile-sql.ts). */
+  tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]>;
+  /** The matching events in a map tile, each as itself. */
+  tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]>;
   /** Every self-reported vessel identity of the latest version of each dataset (src/store/vessel-identities.ts). */
   vesselIdentities(): Promise<SelfReportedIdentity[]>;
   /** The loaded IUU vessel list; undefined when none was loaded (`vessel-events iuu load`). */

@@ -78,6 +78,8 @@ describe('the OpenAPI document and /docs', () => {
         const res = await t.app.inject({ method: method.toUpperCase() as 'GET' | 'POST', ...request, headers: t.auth } as never);
         const where = `${method.toUpperCase()} ${request.url}`;
         assert.equal(res.statusCode, 200, `${where}: ${res.body.slice(0, 400)}`);
+        // A vector tile is the one answer that is not JSON: its 200 is the check.
+        if (String(res.headers['content-type']).startsWith('application/vnd.mapbox-vector-tile')) continue;
         const body = res.json() as Record<string, unknown>;
         if (op.operationId === 'listEvents' || op.operationId === 'searchEvents') {
           // A page of several events of the pre-filled dataset, flag and year, not the one event every filter pre-filled would find.

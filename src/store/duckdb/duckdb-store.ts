@@ -9,6 +9,9 @@ import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EngineLoad, EventStats, EventStore, ListPage, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import { computeStats } from './stats.ts';
+import { compileWhere } from './compile.ts';
+import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
+import type { TileBounds } from '../../geo/tiles.ts';
 import { SqlBuilder } from '../sql.ts';
 import { typedParam } from './render-plan.ts';
 import { selectColumns, toRecord } from './columns.ts';
@@ -151,6 +154,16 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     return this.pool.use('heavy', (c) => computeStats(c, query, options));
+  }
+
+  tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
+    if (query.filters.matchesNothing) return Promise.resolve([]);
+    return this.pool.use('heavy', (c) => readTileCells((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, grid));
+  }
+
+  tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {
+    if (query.filters.matchesNothing) return Promise.resolve([]);
+    return this.pool.use('heavy', (c) => readTilePoints((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, 'epoch_ms(start_ts)::DOUBLE'));
   }
 
   vesselIdentities(): Promise<SelfReportedIdentity[]> {

@@ -16,6 +16,8 @@ import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, typ
 import { pageStream } from '../entry-bytes.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
+import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
+import type { TileBounds } from '../../geo/tiles.ts';
 import { computeStats } from './stats.ts';
 import { storable } from './render-plan.ts';
 
@@ -201,6 +203,16 @@ export class PostgresStore extends Catalog implements EventStore {
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options));
+  }
+
+  tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
+    if (query.filters.matchesNothing) return Promise.resolve([]);
+    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid));
+  }
+
+  tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {
+    if (query.filters.matchesNothing) return Promise.resolve([]);
+    return this.db.use((c) => readTilePoints((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, '(extract(epoch FROM start_ts) * 1000)::float8'));
   }
 
   vesselIdentities(): Promise<SelfReportedIdentity[]> {

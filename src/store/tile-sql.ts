@@ -1,0 +1,82 @@
+// The rows of a map tile (GET /v3/events/tiles/{z}/{x}/{y}.pbf), in SQL both engines run as written:
+// the list's WHERE (each engine's compileWhere), the tile's bounds on the stored position, and either
+// the events' counts on a grid of the tile or the events themselves. The bounds and the grid come
+// from src/geo/tiles.ts, so each event lies in one tile of a zoom and one cell of it.
+import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
+import { MAX_MERCATOR_LAT, type TileBounds } from '../geo/tiles.ts';
+
+export type Rows = (sql: string, params: readonly unknown[]) => Promise<unknown[][]>;
+export interface TileWhere {
+  sql: string;
+  params: readonly unknown[];
+}
+
+/** A grid cell holding events: its column and row in the tile's grid, counts per kind, distinct vessels. */
+export interface TileCell {
+  x: number;
+  y: number;
+  counts: Partial<Record<EventKind, number>>;
+  total: number;
+  vessels: number;
+}
+
+/** An event drawn as itself. */
+export interface TilePoint {
+  id: string;
+  kind: EventKind;
+  startMs: number;
+  vesselId: string;
+  lon: number;
+  lat: number;
+}
+
+/** A number as an SQL literal: the bounds are computed, never taken from the request's text. */
+function literal(n: number): string {
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  return String(n);
+}
+
+/** The stored position within the tile's bounds (src/geo/tiles.ts says which edges it holds). */
+export function inTileSql(t: TileBounds): string {
+  return [
+    `lon >= ${literal(t.west)}`,
+    `lon ${t.lastColumn ? '<=' : '<'} ${literal(t.east)}`,
+    ...(t.bottomRow ? [] : [`lat >= ${literal(t.south)}`]),
+    ...(t.topRow ? [] : [`lat < ${literal(t.north)}`]),
+  ].join(' AND ');
+}
+
+const whereInTile = (where: TileWhere, t: TileBounds) => (where.sql ? `${where.sql} AND ${inTileSql(t)}` : inTileSql(t));
+
+/** Counts per cell of a `grid` x `grid` division of the tile, per kind and in all (with distinct vessels). */
+export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds, grid: number): Promise<TileCell[]> {
+  const last = grid - 1;
+  const column = `LEAST(${last}, GREATEST(0, CAST(floor((lon - ${literal(t.west)}) * ${literal(grid / (t.east - t.west))}) AS INTEGER)))`;
+  const mercator = `ln(tan(pi() / 4 + radians(LEAST(${MAX_MERCATOR_LAT}, GREATEST(-${MAX_MERCATOR_LAT}, lat))) / 2))`;
+  const row = `LEAST(${last}, GREATEST(0, CAST(floor((${literal(t.topY)} - ${mercator}) * ${literal(grid / (t.topY - t.bottomY))}) AS INTEGER)))`;
+  const found = await rows(
+    `SELECT cx, cy, kind, CAST(count(*) AS DOUBLE PRECISION), CAST(count(DISTINCT vessel_id) AS DOUBLE PRECISION) FROM (
+       SELECT ${column} AS cx, ${row} AS cy, kind, vessel_id FROM events WHERE ${whereInTile(where, t)}) t
+     GROUP BY GROUPING SETS ((cx, cy, kind), (cx, cy))`,
+    where.params,
+  );
+  const cells = new Map<string, TileCell>();
+  for (const [cx, cy, kind, n, vessels] of found) {
+    const key = `${cx}/${cy}`;
+    const cell = cells.get(key) ?? { x: Number(cx), y: Number(cy), counts: {}, total: 0, vessels: 0 };
+    cells.set(key, cell);
+    // The row without a kind is the cell's own: all its events and their distinct vessels.
+    if (kind === null) Object.assign(cell, { total: Number(n), vessels: Number(vessels) });
+    else if ((EVENT_KINDS as readonly string[]).includes(kind as string)) cell.counts[kind as EventKind] = Number(n);
+  }
+  return [...cells.values()].sort((a, b) => a.y - b.y || a.x - b.x);
+}
+
+/** The events in the tile, by start; `startMs` is the engine's expression of start_ts in epoch milliseconds. */
+export async function readTilePoints(rows: Rows, where: TileWhere, t: TileBounds, startMs: string): Promise<TilePoint[]> {
+  const found = await rows(
+    `SELECT id, kind, ${startMs}, vessel_id, lon, lat FROM events WHERE ${whereInTile(where, t)} ORDER BY start_ts, id`,
+    where.params,
+  );
+  return found.map(([id, kind, start, vesselId, lon, lat]) => ({ id: id as string, kind: kind as EventKind, startMs: Number(start), vesselId: vesselId as string, lon: Number(lon), lat: Number(lat) }));
+}
