@@ -11,7 +11,7 @@ const GFWR_REGION_SOURCES = { 'public-eez-areas': 'EEZ', 'public-mpa-all': 'MPA'
 const $ = (id) => document.getElementById(id);
 
 /** What the page holds; exposed for tests and the console. */
-const state = { region: null, box: null, entries: new Map(), chart: null, total: null, shown: 0, timeseries: [], ready: false, kindsOfDataset: new Map(), vessel: null };
+const state = { tileUrl: null, region: null, box: null, entries: new Map(), chart: null, total: null, shown: 0, timeseries: [], ready: false, kindsOfDataset: new Map(), vessel: null };
 window.explorer = state;
 
 // The token stays in this browser only.
@@ -76,7 +76,11 @@ const map = new maplibregl.Map({
   },
   center: [0, 15],
   zoom: 1.2,
+  // Vector tiles of events are the API's: they carry the token as every other request does.
+  transformRequest: (url) => (url.includes('/v3/events/tiles/') ? { url, headers: { authorization: `Bearer ${$('token').value.trim()}` } } : { url }),
 });
+/** From this zoom on, tiles carry each event (src/shape/vector-tile.ts, POINT_ZOOM); below it, counts on a grid. */
+const POINT_ZOOM = 10;
 const empty = () => ({ type: 'FeatureCollection', features: [] });
 const kindColor = ['match', ['get', 'type'], ...Object.entries(COLORS).flat(), '#555'];
 /** Layers added later (a vessel's track) wait for the map's style. */
@@ -98,8 +102,8 @@ map.on('load', () => {
     },
   });
   // A vessel's points come and go with its panel; MapLibre skips a listener's layer while it is absent.
-  for (const layer of ['events', 'vessel-points']) {
-    map.on('click', layer, (e) => showEntry(e.features[0].properties.id));
+  for (const layer of ['events', 'tile-events', 'vessel-points']) {
+    map.on('click', layer, (e) => showEntry(e.features[0].properties.id, e.features[0].properties.type));
     map.on('mouseenter', layer, () => { map.getCanvas().style.cursor = 'pointer'; });
     map.on('mouseleave', layer, () => { map.getCanvas().style.cursor = ''; });
   }
@@ -114,11 +118,45 @@ for (const [kind, color] of Object.entries(COLORS)) {
   $('legend').append(li);
 }
 
-function showEntry(id) {
-  const entry = state.entries.get(id) ?? state.vessel?.entries.get(id);
+async function showEntry(id, kind) {
+  let entry = state.entries.get(id) ?? state.vessel?.entries.get(id);
+  // A point of the vector tiles that the page did not list: asked for by its id and dataset.
+  const dataset = [...state.kindsOfDataset].find(([, k]) => k === kind)?.[0];
+  if (!entry && dataset) entry = await api(`../v3/events/${encodeURIComponent(id)}?dataset=${encodeURIComponent(dataset)}`).catch((e) => status(e.message, true));
   if (!entry) return;
   $('entry-json').textContent = JSON.stringify(entry, null, 2);
   $('entry').hidden = false;
+}
+
+/** The list's filters of a body as a tile's query string (no geometry: the tile is the area). */
+function tileQuery(body) {
+  const q = new URLSearchParams({ datasets: body.datasets.join(','), 'start-date': body.startDate, 'end-date': body.endDate });
+  if (body.flags) q.set('flags', body.flags.join(','));
+  if (body.region) { q.set('region-datasets', body.region.dataset); q.set('region-ids', body.region.id); }
+  return q.toString();
+}
+
+/**
+ * Every matching event on the map, from the API's vector tiles: density on a grid below POINT_ZOOM,
+ * each event from it on. A drawn box is a geometry, which tiles do not take: the page's points alone
+ * are drawn then.
+ */
+function showTiles(body) {
+  for (const layer of ['tile-cells', 'tile-events']) if (map.getLayer(layer)) map.removeLayer(layer);
+  if (map.getSource('tiles')) map.removeSource('tiles');
+  state.tileUrl = null;
+  if (body.geometry) return;
+  state.tileUrl = `${new URL('../v3/events/tiles/', window.location.href).href}{z}/{x}/{y}.pbf?${tileQuery(body)}`;
+  map.addSource('tiles', { type: 'vector', tiles: [state.tileUrl], maxzoom: POINT_ZOOM });
+  map.addLayer({
+    id: 'tile-cells', type: 'circle', source: 'tiles', 'source-layer': 'cells', maxzoom: POINT_ZOOM,
+    paint: {
+      'circle-radius': ['interpolate', ['linear'], ['ln', ['get', 'count']], 0, 2, 12, 10],
+      'circle-color': ['interpolate', ['linear'], ['ln', ['get', 'count']], 0, '#9ecae1', 6, '#3182bd', 12, '#08306b'],
+      'circle-opacity': 0.6,
+    },
+  }, 'events');
+  map.addLayer({ id: 'tile-events', type: 'circle', source: 'tiles', 'source-layer': 'events', minzoom: POINT_ZOOM, paint: { 'circle-radius': 4, 'circle-color': kindColor, 'circle-stroke-color': '#fff', 'circle-stroke-width': 0.5 } }, 'events');
 }
 $('entry-close').addEventListener('click', () => { $('entry').hidden = true; });
 
@@ -258,7 +296,9 @@ async function run() {
     state.shown = points.length;
     state.timeseries = stats.timeseries;
     writeParquetCode(body);
-    status(`${page.total.toLocaleString('en')} events match (${stats.numVessels.toLocaleString('en')} vessels); ${points.length.toLocaleString('en')} shown${page.total > points.length ? ', the first by start' : ''}. Click a point for its entry.`);
+    showTiles(body);
+    const all = body.geometry ? '' : ` All of them are on the map: density below zoom ${POINT_ZOOM}, each event from it.`;
+    status(`${page.total.toLocaleString('en')} events match (${stats.numVessels.toLocaleString('en')} vessels); ${points.length.toLocaleString('en')} shown as points${page.total > points.length ? ', the first by start' : ''}.${all} Click a point for its entry.`);
     drawChart(stats.timeseries, interval);
   } catch (e) {
     status(e.message, true);

@@ -6,15 +6,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
+import { VectorTile } from '@mapbox/vector-tile';
+import Pbf from 'pbf';
 import { launchChromium, SKIP_WITHOUT_CHROMIUM } from '../helpers/browser.ts';
 import { startTestApp, type TestApp } from '../helpers/fixture.ts';
 
 const OUTPUT = join(import.meta.dirname, '../../test-output');
 
 type Explorer = {
-  ready: boolean; total: number | null; shown: number; box: number[] | null; timeseries: unknown[];
+  ready: boolean; total: number | null; shown: number; box: number[] | null; timeseries: unknown[]; tileUrl: string | null; entries: Map<string, unknown>;
   vessel: { id: string; loaded: boolean } | null;
-  map: { queryRenderedFeatures(o: object): { properties: { id: string }; geometry: { coordinates: [number, number] } }[]; project(c: [number, number]): { x: number; y: number }; loaded(): boolean; getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined };
+  map: { jumpTo(o: object): void; queryRenderedFeatures(o: object): { properties: { id: string }; geometry: { coordinates: [number, number] } }[]; project(c: [number, number]): { x: number; y: number }; loaded(): boolean; getSource(id: string): { getData(): Promise<{ features: unknown[] }> } | undefined };
 };
 declare global { interface Window { explorer: Explorer } }
 
@@ -45,7 +47,10 @@ describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () =>
     browser = await launchChromium();
     page = await browser.newPage();
     page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('requestfailed', (r) => errors.push(`${r.url()} ${r.failure()?.errorText}`));
+    // MapLibre cancels the tiles it no longer needs when the view or the source changes.
+    page.on('requestfailed', (r) => {
+      if (!(r.url().includes('/v3/events/tiles/') && r.failure()?.errorText === 'net::ERR_ABORTED')) errors.push(`${r.url()} ${r.failure()?.errorText}`);
+    });
     await page.setViewport({ width: 1280, height: 800 });
     await page.goto(`${origin}/explorer`);
     await page.waitForFunction(() => window.explorer?.ready === true && document.querySelectorAll('#datasets input').length > 0, { timeout: 30000 });
@@ -96,6 +101,37 @@ describe('the map explorer in a browser', { skip: SKIP_WITHOUT_CHROMIUM }, () =>
     assert.equal(entry.type, 'fishing');
     assert.ok(typeof entry.id === 'string' && entry.id.length > 0);
     await page.click('#entry-close');
+  });
+
+  test('every matching event from the vector tiles: the world tile adds up to the total; zoomed in, each event, and a click opens it', async () => {
+    const tileUrl = await page.evaluate(() => window.explorer.tileUrl);
+    assert.ok(tileUrl, 'the explorer asks for tiles');
+    const world = await t.app.inject({ url: new URL(tileUrl.replace('{z}/{x}/{y}', '0/0/0')).pathname + new URL(tileUrl.replace('{z}/{x}/{y}', '0/0/0')).search, headers: t.auth });
+    assert.equal(world.statusCode, 200, world.body);
+    const cells = new VectorTile(new Pbf(world.rawPayload)).layers['cells']!;
+    const counted = Array.from({ length: cells.length }, (_, i) => Number(cells.feature(i).properties['count'])).reduce((a, b) => a + b, 0);
+    assert.equal(counted, await page.evaluate(() => window.explorer.total));
+    // Density at the first zoom.
+    await page.waitForFunction(() => window.explorer.map.loaded() && window.explorer.map.queryRenderedFeatures({ layers: ['tile-cells'] }).length > 0, { timeout: 30000 });
+    // Zoomed in on an event: the events themselves; a click on one the page did not list asks the API for it.
+    const [lon, lat] = await page.evaluate(() => {
+      const e = [...window.explorer.entries.values()][0] as { position: { lon: number; lat: number } };
+      return [e.position.lon, e.position.lat];
+    });
+    await page.evaluate((center) => { window.explorer.map.jumpTo({ center, zoom: 11 }); }, [lon, lat]);
+    await page.waitForFunction(() => window.explorer.map.loaded() && window.explorer.map.queryRenderedFeatures({ layers: ['tile-events'] }).length > 0, { timeout: 30000 });
+    const target = await page.evaluate(() => {
+      window.explorer.entries.clear();
+      const f = window.explorer.map.queryRenderedFeatures({ layers: ['tile-events'] })[0]!;
+      const p = window.explorer.map.project(f.geometry.coordinates);
+      const box = document.getElementById('map')!.getBoundingClientRect();
+      return { id: f.properties.id, x: box.left + p.x, y: box.top + p.y };
+    });
+    await page.mouse.click(target.x, target.y);
+    await page.waitForFunction((id) => !document.getElementById('entry')!.hidden && (document.getElementById('entry-json')!.textContent ?? '').includes(id), { timeout: 10000 }, target.id);
+    await page.click('#entry-close');
+    await page.evaluate(() => { window.explorer.map.jumpTo({ center: [0, 15], zoom: 1.2 }); });
+    assert.deepEqual(errors, [], 'no page errors and no failed requests');
   });
 
   test('a region picked from the list: its outline, and only its events', async () => {
