@@ -24,7 +24,9 @@ import { openStores, type Database } from '../src/store/engines.ts';
 import type { EventStore } from '../src/store/store.ts';
 import { readBody, readQueryString, validateAgainst } from '../src/http/wire-syntax.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
-import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, type Paging } from '../src/query/schema.ts';
+import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, TileQuerySchema, type Paging } from '../src/query/schema.ts';
+import { tileBounds } from '../src/geo/tiles.ts';
+import { GRID, POINT_ZOOM } from '../src/shape/vector-tile.ts';
 import { normalizeVesselSearch, VesselSearchQuerySchema } from '../src/query/vessel-params.ts';
 import { vesselDirectory } from '../src/vessels/directories.ts';
 
@@ -102,6 +104,13 @@ const box = (lat: number, lon: number, half: number) => {
   const [w, e] = [Math.max(-180, lon - half), Math.min(180, lon + half)];
   return { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] };
 };
+/** The XYZ tile of a zoom holding a position. */
+const tileOf = (z: number, lon: number, lat: number): [number, number] => {
+  const n = 2 ** z;
+  const clamped = Math.max(-85.05, Math.min(85.05, lat));
+  const y = (1 - Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360)) / Math.PI) / 2;
+  return [Math.min(n - 1, Math.floor(((lon + 180) / 360) * n)), Math.min(n - 1, Math.max(0, Math.floor(y * n)))];
+};
 const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 const year = () => pick(years);
 const classes: WorkloadClass[] = [
@@ -115,6 +124,10 @@ const classes: WorkloadClass[] = [
   // The fishing dataset, the largest: the heavy shape an analyst asks for (a dataset drawn at
   // random measured mostly the small ones).
   { name: 'stats, 8 years, monthly, by flag', make: () => ({ method: 'POST', path: '/v3/events/stats', body: { datasets: [ALL[0]], startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } }), twin: (request) => request },
+  // Map tiles of a year of fishing: any tile of the world's first zooms, and tiles of zooms 6-8
+  // around fishing positions (dense where fishing is).
+  { name: 'tile, world (z 0-2), one year', make: () => { const z = Math.floor(r.next() * 3); const n = 2 ** z; const y = year(); return { method: 'GET', path: `/v3/events/tiles/${z}/${Math.floor(r.next() * n)}/${Math.floor(r.next() * n)}.pbf?${q({ datasets: ALL[0]!, 'start-date': `${y}-01-01`, 'end-date': `${y + 1}-01-01` })}` }; } },
+  { name: 'tile, dense (z 6-8), one year', make: () => { const [lat, lon, y] = pick(fishingPlaces); const z = 6 + Math.floor(r.next() * 3); const [x, ty] = tileOf(z, lon, lat); return { method: 'GET', path: `/v3/events/tiles/${z}/${x}/${ty}.pbf?${q({ datasets: ALL[0]!, 'start-date': `${y}-01-01`, 'end-date': `${y + 1}-01-01` })}` }; } },
   { name: 'vessel search', make: () => ({ method: 'GET', path: `/v3/vessels/search?${q({ query: pick(vesselQueries), limit: 20 })}` }) },
   { name: 'vessel history (POST form)', make: () => ({ method: 'POST', path: '/v3/events?limit=100&offset=0&sort=-start', body: { datasets: ALL, vessels: [pick(vessels)], startDate: '2017-01-01', endDate: '2025-01-01' } }) },
   { name: 'region list (POST form)', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], region: { dataset: 'public-eez-areas', id: eez }, flags: [flag], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
@@ -140,6 +153,17 @@ function engineOf(req: Request): Engine {
       problems.throwIfAny();
       const search = normalizeVesselSearch(read.values as never, (n) => n);
       (await vesselDirectory(store)).search({ query: search.query, where: search.where }).slice(search.offset, search.offset + search.limit);
+      return;
+    }
+    const tile = /\/events\/tiles\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(url.pathname);
+    if (tile) {
+      const problems = new ProblemCollector();
+      const read = readQueryString(url.search.slice(1), TileQuerySchema, problems, 'bench');
+      validateAgainst(TileQuerySchema, read, problems);
+      problems.throwIfAny();
+      const [z, x, y] = tile.slice(1).map(Number) as [number, number, number];
+      const query = await normalizeEventQuery(read.values as never, ctx);
+      await (z < POINT_ZOOM ? store.tileCells(query, tileBounds(z, x, y), GRID) : store.tilePoints(query, tileBounds(z, x, y)));
       return;
     }
     const byId = /\/events\/([^/?]+)$/.exec(url.pathname);

@@ -165,6 +165,8 @@ export const EventFiltersSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+/** GET /v3/events/tiles/{z}/{x}/{y}.pbf: the list's filters, no geometry (the tile is the area). */
+export const TileQuerySchema = Type.Object(EventFiltersSchema.properties, { additionalProperties: false });
 /** Members only bodies carry (POST list, stats). */
 export const BODY_ONLY_FILTERS = {
   duration: Type.Optional(EventFilterProperties.duration),

@@ -8,7 +8,7 @@ import { isTile, MAX_TILE_ZOOM, tileBounds } from '../../geo/tiles.ts';
 import { normalizeEventQuery } from '../../query/normalize.ts';
 import { invalid, type Spelling } from '../../query/errors.ts';
 import type { Buffering } from '../../query/area.ts';
-import { EventFiltersSchema } from '../../query/schema.ts';
+import { TileQuerySchema } from '../../query/schema.ts';
 import { echoQuery } from '../../shape/metadata.ts';
 import { cellsTile, GRID, POINT_ZOOM, pointsTile } from '../../shape/vector-tile.ts';
 import { accessOf } from '../auth.ts';
@@ -24,7 +24,6 @@ const TileParamsSchema = Type.Object({
   x: Type.String({ description: 'column, 0 to 2^z - 1, from the antimeridian eastwards', examples: ['1'] }),
   y: Type.String({ description: 'row, 0 to 2^z - 1, from the north', examples: ['0'] }),
 });
-const TileQuerySchema = Type.Object(EventFiltersSchema.properties, { additionalProperties: false });
 const security = [{ ApiKeyAuth: [] }];
 
 export async function tileRoutes(app: FastifyInstance, options: { cacheMaxAgeSeconds: number; buffering: Buffering }): Promise<void> {
