@@ -57,10 +57,16 @@ export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds,
   const column = `LEAST(${last}, GREATEST(0, CAST(floor((lon - ${literal(t.west)}) * ${literal(grid / (t.east - t.west))}) AS INTEGER)))`;
   const mercator = `ln(tan(pi() / 4 + radians(LEAST(${MAX_MERCATOR_LAT}, GREATEST(-${MAX_MERCATOR_LAT}, lat))) / 2))`;
   const row = `LEAST(${last}, GREATEST(0, CAST(floor((${literal(t.topY)} - ${mercator}) * ${literal(grid / (t.topY - t.bottomY))}) AS INTEGER)))`;
+  // The tile's events once (MATERIALIZED), then two plain groupings: GROUPING SETS with a distinct
+  // count took 26.7-42.0 ms for a dense zoom-8 tile of a year of fishing at 10M, these 15.8-17.3
+  // (the world tile 196-218 against 136-142).
+  const double = (sql: string) => `CAST(${sql} AS DOUBLE PRECISION)`;
   const found = await rows(
-    `SELECT cx, cy, kind, CAST(count(*) AS DOUBLE PRECISION), CAST(count(DISTINCT vessel) AS DOUBLE PRECISION) FROM (
-       SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM events WHERE ${whereInTile(where, t)}) t
-     GROUP BY GROUPING SETS ((cx, cy, kind), (cx, cy))`,
+    `WITH t AS MATERIALIZED (
+       SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM events WHERE ${whereInTile(where, t)})
+     SELECT cx, cy, kind, ${double('count(*)')}, ${double('NULL')} FROM t GROUP BY cx, cy, kind
+     UNION ALL
+     SELECT cx, cy, NULL, ${double('count(*)')}, ${double('count(DISTINCT vessel)')} FROM t GROUP BY cx, cy`,
     where.params,
   );
   const cells = new Map<string, TileCell>();
