@@ -1,14 +1,29 @@
 // One writer per database at a time. Two loads that each copied the file and renamed their copy
 // over it lost the first one's data while both reported success; now a load takes `<db>.lock`
-// first (created exclusively), and a second load waits for it. A lock whose process is gone (a
-// killed load) is taken over. Whoever holds the lock knows no other load runs, so it removes
-// the working copies killed loads left behind (`<db>.loading-<pid>` and its scratch file).
-import { closeSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+// first, and a second load waits for it. The lock appears whole: its holder is written to a file of
+// the process's own, then hard-linked to `<db>.lock`, which fails if the lock exists. (Created empty
+// and then written, a load killed in between left an empty lock that every later load waited on for
+// ever.) A lock whose process is gone (a killed load) is taken over, and so is one that cannot be
+// read and has not changed for STALE_UNREADABLE_MS. Whoever holds the lock knows no other load
+// runs, so it removes the working copies killed loads left behind (`<db>.loading-<pid>` and its
+// scratch file).
+import { linkSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 import { processAlive, type LockHolder } from '../writer.ts';
 
 export type { LockHolder };
+
+/** A lock no one can read (written by an older version, or damaged) that is this old is taken over. */
+export const STALE_UNREADABLE_MS = 10_000;
+
+function unreadableAndOld(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > STALE_UNREADABLE_MS;
+  } catch {
+    return false;
+  }
+}
 
 function readHolder(path: string): LockHolder | undefined {
   try {
@@ -30,17 +45,19 @@ export class LoadLock {
   static async acquire(target: string, onWait?: (holder: LockHolder) => void, pollMs = 200): Promise<LoadLock> {
     const path = `${target}.lock`;
     let told = false;
+    const own = `${path}.${process.pid}`;
     for (;;) {
       try {
-        const fd = openSync(path, 'wx');
-        writeSync(fd, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockHolder));
-        closeSync(fd);
+        writeFileSync(own, JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString() } satisfies LockHolder));
+        linkSync(own, path);
         return new LoadLock(path);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      } finally {
+        rmSync(own, { force: true });
       }
       const holder = readHolder(path);
-      if (holder && !processAlive(holder.pid)) {
+      if ((holder && !processAlive(holder.pid)) || (!holder && unreadableAndOld(path))) {
         rmSync(path, { force: true });
         continue;
       }
