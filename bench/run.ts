@@ -25,7 +25,7 @@ import type { EventStore } from '../src/store/store.ts';
 import { readBody, readQueryString, validateAgainst } from '../src/http/wire-syntax.ts';
 import { ProblemCollector } from '../src/query/errors.ts';
 import { ListGetQuerySchema, ListPostBodySchema, ListPostQuerySchema, TileQuerySchema, type Paging } from '../src/query/schema.ts';
-import { tileBounds } from '../src/geo/tiles.ts';
+import { tileBounds, tileOf } from '../src/geo/tiles.ts';
 import { GRID, POINT_ZOOM } from '../src/shape/vector-tile.ts';
 import { normalizeVesselSearch, VesselSearchQuerySchema } from '../src/query/vessel-params.ts';
 import { vesselDirectory } from '../src/vessels/directories.ts';
@@ -105,12 +105,6 @@ const box = (lat: number, lon: number, half: number) => {
   return { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] };
 };
 /** The XYZ tile of a zoom holding a position. */
-const tileOf = (z: number, lon: number, lat: number): [number, number] => {
-  const n = 2 ** z;
-  const clamped = Math.max(-85.05, Math.min(85.05, lat));
-  const y = (1 - Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360)) / Math.PI) / 2;
-  return [Math.min(n - 1, Math.floor(((lon + 180) / 360) * n)), Math.min(n - 1, Math.max(0, Math.floor(y * n)))];
-};
 const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 const year = () => pick(years);
 const classes: WorkloadClass[] = [

@@ -42,6 +42,23 @@ export function isTile(z: number, x: number, y: number): boolean {
   return Number.isInteger(z) && z >= 0 && z <= MAX_TILE_ZOOM && Number.isInteger(x) && Number.isInteger(y) && x >= 0 && y >= 0 && x < n && y < n;
 }
 
+/**
+ * The tile of a zoom that holds a point: [x, y], by tileBounds' own edges (the Mercator formula
+ * alone can put a point on an edge, or off by a rounding, in the tile beside).
+ */
+export function tileOf(z: number, lon: number, lat: number): [number, number] {
+  const n = 2 ** z;
+  const clamp = (i: number) => Math.max(0, Math.min(n - 1, i));
+  let x = clamp(Math.floor(((lon + 180) / 360) * n));
+  let y = clamp(Math.floor(((Math.PI - mercatorY(lat)) / (2 * Math.PI)) * n));
+  const t = tileBounds(z, x, y);
+  if (lon < t.west && x > 0) x -= 1;
+  else if (lon >= t.east && !t.lastColumn) x += 1;
+  if (lat >= t.north && !t.topRow) y -= 1;
+  else if (lat < t.south && !t.bottomRow) y += 1;
+  return [x, y];
+}
+
 export function tileBounds(z: number, x: number, y: number): TileBounds {
   const n = 2 ** z;
   const yOf = (row: number) => Math.PI * (1 - (2 * row) / n);

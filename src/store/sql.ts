@@ -2,6 +2,12 @@
 import { REGION_DATASETS } from '../domain/regions.ts';
 import type { SortValue } from '../query/enumerations.ts';
 
+/**
+ * A text literal for SQL the project writes itself (file paths, kinds, metadata): never a user's
+ * value, which is always a parameter (SqlBuilder).
+ */
+export const sqlText = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+
 // Bound parameters, numbered ($1, $2, ...) as both engines write them: a value bound once can be
 // used several times, and callers can append more parameters after a WHERE clause. Every user
 // value is a parameter, never SQL text.

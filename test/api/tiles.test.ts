@@ -137,4 +137,12 @@ describe('vector tiles of events', () => {
       assert.ok((res.json() as { messages: { title: string }[] }).messages.some((m) => m.title.includes(name)), `${url}: ${res.body}`);
     }
   });
+
+  test('the error of a tile that is not one quotes the path as given', async () => {
+    for (const [path, said] of [['z/0/0', 'z/0/0 is not a tile'], ['23/0/0', '23/0/0 is not a tile'], ['2/4/0', '(3 at z 2)']] as const) {
+      const res = await get(`/v3/events/tiles/${path}.pbf?datasets=${ALL}`);
+      assert.equal(res.statusCode, 422);
+      assert.ok(res.body.includes(said) && !res.body.includes('NaN'), res.body);
+    }
+  });
 });

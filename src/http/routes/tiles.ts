@@ -43,7 +43,11 @@ export async function tileRoutes(app: FastifyInstance, options: { cacheMaxAgeSec
     },
   }, async (request, reply) => {
     const { z, x, y } = Object.fromEntries(Object.entries(request.params).map(([k, v]) => [k, /^[0-9]{1,8}$/.test(v) ? Number(v) : NaN])) as Record<'z' | 'x' | 'y', number>;
-    if (!isTile(z, x, y)) throw invalid('tile', `${z}/${x}/${y} is not a tile: z is 0 to ${MAX_TILE_ZOOM}, x and y 0 to 2^z - 1 (${2 ** Math.min(z, MAX_TILE_ZOOM) - 1} at z ${z})`);
+    if (!isTile(z, x, y)) {
+      const { z: zText, x: xText, y: yText } = request.params;
+      const range = Number.isInteger(z) && z <= MAX_TILE_ZOOM ? ` (${2 ** z - 1} at z ${z})` : '';
+      throw invalid('tile', `${zText}/${xText}/${yText} is not a tile: z is a whole number from 0 to ${MAX_TILE_ZOOM}, x and y from 0 to 2^z - 1${range}`);
+    }
     const { query: params, spelling } = readTile(request);
     const query = await normalizeEventQuery(params, context(request, spelling));
     setResolvedDatasets(reply, query.datasets);

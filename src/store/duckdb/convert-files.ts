@@ -1,6 +1,7 @@
 // NDJSON rows rewritten as CSV or Parquet by DuckDB, with bounded memory (`vessel-events generate`).
 import { DuckDBInstance } from '@duckdb/node-api';
 import { OFFLINE_SETTINGS } from './offline.ts';
+import { sqlText } from '../sql.ts';
 
 export interface Conversion {
   /** The NDJSON file to read, with its columns' types. */
@@ -19,10 +20,9 @@ export async function convertNdjson({ source, columnTypes, target, format, asJso
   try {
     await c.run(`SET TimeZone = 'UTC'`);
     const columns = `{${Object.entries(columnTypes).map(([k, t]) => `'${k}': '${t}'`).join(', ')}}`;
-    const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-    const rows = `read_json(${quote(source)}, format = 'newline_delimited', columns = ${columns})`;
+    const rows = `read_json(${sqlText(source)}, format = 'newline_delimited', columns = ${columns})`;
     const select = format === 'csv' && asJsonInCsv.length ? `SELECT * REPLACE (${asJsonInCsv.map((col) => `to_json(${col})::VARCHAR AS ${col}`).join(', ')}) FROM ${rows}` : `SELECT * FROM ${rows}`;
-    await c.run(`COPY (${select}) TO ${quote(target)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet, COMPRESSION zstd'})`);
+    await c.run(`COPY (${select}) TO ${sqlText(target)} (FORMAT ${format === 'csv' ? 'csv, HEADER' : 'parquet, COMPRESSION zstd'})`);
   } finally {
     c.closeSync();
     instance.closeSync();

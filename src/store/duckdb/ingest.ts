@@ -9,11 +9,10 @@ import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 import { fieldPaths, infoChecks, structFromJson, VESSEL_LIST_JSON_SHAPE, type Check, type JsonAccess } from './layout-sql.ts';
+import { sqlText } from '../sql.ts';
 
 /** Columns every staged source provides: one JSON document per row and where it came from. */
 export const RAW_COLUMNS = 'file_no INTEGER, file VARCHAR, line BIGINT, doc VARCHAR';
-
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 // Each document is parsed once for all top-level fields, and event_info once for all of its
 // declared paths: per-path extraction would parse a ~1 KB document a hundred times per row.
@@ -54,14 +53,14 @@ function infoAccess(kind: EventKind): JsonAccess {
   return { text: (path) => `info_text[${slotOf(infoPaths[kind], path)}]`, type: (path) => `info_type[${slotOf(objectPaths[kind], path)}]` };
 }
 const infoGot = (path: string) => `json_extract(info, '${path}')::VARCHAR`;
-const perKind = (fn: (k: EventKind) => string) => `CASE kind ${EVENT_KINDS.map((k) => `WHEN ${quote(k)} THEN ${fn(k)}`).join(' ')} END`;
+const perKind = (fn: (k: EventKind) => string) => `CASE kind ${EVENT_KINDS.map((k) => `WHEN ${sqlText(k)} THEN ${fn(k)}`).join(' ')} END`;
 
 function numberChecks(got: (name: string) => string, name: string, required: boolean, min: number, max: number): Check[] {
   const checks: Check[] = [];
-  if (required) checks.push({ when: `NOT ${given(name)}`, message: quote(`${name}: is required`) });
+  if (required) checks.push({ when: `NOT ${given(name)}`, message: sqlText(`${name}: is required`) });
   checks.push({
     when: `${given(name)} AND coalesce(TRY_CAST(${field(name)} AS DOUBLE) NOT BETWEEN ${min} AND ${max}, true)`,
-    message: `${quote(`${name}: must be a number in [${min}, ${max}], got `)} || ${got(name)}`,
+    message: `${sqlText(`${name}: must be a number in [${min}, ${max}], got `)} || ${got(name)}`,
   });
   return checks;
 }
@@ -70,48 +69,48 @@ function rowChecks(datasetKind: EventKind | undefined, documentOf: DocumentOf): 
   const got = gotFrom(documentOf);
   const kinds = EVENT_KINDS.join(', ');
   const kindChecks: Check[] = [
-    { when: `${given('event_type')} AND lower(${field('event_type')}) NOT IN (${EVENT_KINDS.map(quote).join(', ')})`, message: `${quote(`event_type: must be one of ${kinds}, got `)} || ${got('event_type')}` },
+    { when: `${given('event_type')} AND lower(${field('event_type')}) NOT IN (${EVENT_KINDS.map(sqlText).join(', ')})`, message: `${sqlText(`event_type: must be one of ${kinds}, got `)} || ${got('event_type')}` },
   ];
   if (datasetKind) {
-    kindChecks.push({ when: `${given('event_type')} AND lower(${field('event_type')}) <> ${quote(datasetKind)}`, message: `'event_type: is "' || lower(${field('event_type')}) || '" but --dataset is ${datasetKind}'` });
+    kindChecks.push({ when: `${given('event_type')} AND lower(${field('event_type')}) <> ${sqlText(datasetKind)}`, message: `'event_type: is "' || lower(${field('event_type')}) || '" but --dataset is ${datasetKind}'` });
   } else {
-    kindChecks.push({ when: `NOT ${given('event_type')}`, message: quote('event_type: is missing; give it in the row or choose the dataset with --dataset') });
+    kindChecks.push({ when: `NOT ${given('event_type')}`, message: sqlText('event_type: is missing; give it in the row or choose the dataset with --dataset') });
   }
   const infoByKind = EVENT_KINDS.flatMap((k) =>
-    infoChecks(EVENT_INFO_FIELDS[k], infoAccess(k), infoGot, k, 'event_info').map((c) => ({ when: `kind = ${quote(k)} AND (${c.when})`, message: c.message })),
+    infoChecks(EVENT_INFO_FIELDS[k], infoAccess(k), infoGot, k, 'event_info').map((c) => ({ when: `kind = ${sqlText(k)} AND (${c.when})`, message: c.message })),
   );
   return [
-    { when: `top IS NULL`, message: quote('row: not valid JSON') },
+    { when: `top IS NULL`, message: sqlText('row: not valid JSON') },
     // A table's row is an object by construction.
-    ...(documentOf === 'doc' ? [{ when: `NOT ${jsonOpensWith('doc', '{')}`, message: quote('row: must be a JSON object') }] : []),
-    { when: `NOT ${given('event_id')}`, message: quote('event_id: is required') },
+    ...(documentOf === 'doc' ? [{ when: `NOT ${jsonOpensWith('doc', '{')}`, message: sqlText('row: must be a JSON object') }] : []),
+    { when: `NOT ${given('event_id')}`, message: sqlText('event_id: is required') },
     ...kindChecks,
-    { when: `NOT ${given('entity_id')}`, message: quote('entity_id: is required') },
-    { when: `NOT ${given('event_start')}`, message: quote('event_start: is required') },
+    { when: `NOT ${given('entity_id')}`, message: sqlText('entity_id: is required') },
+    { when: `NOT ${given('event_start')}`, message: sqlText('event_start: is required') },
     { when: `start_ts IS NULL`, message: `'event_start: must be an ISO 8601 timestamp, got ' || ${got('event_start')}` },
     { when: `${given('event_end')} AND end_ts IS NULL`, message: `'event_end: must be an ISO 8601 timestamp or null, got ' || ${got('event_end')}` },
-    { when: `end_ts < start_ts`, message: quote('event_end: must not be before event_start') },
+    { when: `end_ts < start_ts`, message: sqlText('event_end: must not be before event_start') },
     ...numberChecks(got, 'lat_mean', true, -90, 90),
     ...numberChecks(got, 'lon_mean', true, -180, 180),
     ...numberChecks(got, 'lat_min', false, -90, 90),
     ...numberChecks(got, 'lat_max', false, -90, 90),
     ...numberChecks(got, 'lon_min', false, -180, 180),
     ...numberChecks(got, 'lon_max', false, -180, 180),
-    { when: `${given('regions_mean_position')} AND (region_types IS NULL OR NOT ${jsonOpensWith('regions_json', '{')})`, message: quote('regions_mean_position: must be a JSON object (or a string holding one)') },
+    { when: `${given('regions_mean_position')} AND (region_types IS NULL OR NOT ${jsonOpensWith('regions_json', '{')})`, message: sqlText('regions_mean_position: must be a JSON object (or a string holding one)') },
     ...REGION_MEMBERS.map((m, i) => ({
       when: `region_types[${i + 1}] NOT IN ('ARRAY', 'NULL')`,
-      message: quote(`regions_mean_position: ${m.source} must be an array of region ids`),
+      message: sqlText(`regions_mean_position: ${m.source} must be an array of region ids`),
     })),
     ...DISTANCE_FIELDS.flatMap((d) => numberChecks(got, d.source, false, -1e9, 1e9)),
-    { when: `NOT ${given('event_info')}`, message: quote('event_info: is required') },
-    { when: `info_text IS NULL OR NOT ${jsonOpensWith('info', '{')}`, message: quote('event_info: must be a JSON object (or a string holding one)') },
+    { when: `NOT ${given('event_info')}`, message: sqlText('event_info: is required') },
+    { when: `info_text IS NULL OR NOT ${jsonOpensWith('info', '{')}`, message: sqlText('event_info: must be a JSON object (or a string holding one)') },
     ...infoByKind,
     { when: `kind = 'port_visit' AND TRY_CAST(${infoAccess('port_visit').text('$.confidence')} AS INTEGER) NOT IN (2, 3, 4)`, message: `'event_info: confidence must be 2, 3 or 4, got ' || ${infoGot('$.confidence')}` },
-    { when: `NOT ${given('event_vessels')}`, message: quote('event_vessels: is required') },
-    { when: `vessel_list IS NULL OR NOT ${jsonOpensWith('vessels_json', '[')} OR len(vessel_list) = 0`, message: quote('event_vessels: must be a non-empty JSON array (or a string holding one)') },
-    { when: `len(list_filter(vessel_list, v -> coalesce(v.id, '') = '')) > 0`, message: quote('event_vessels: every element must be an object with a string id') },
+    { when: `NOT ${given('event_vessels')}`, message: sqlText('event_vessels: is required') },
+    { when: `vessel_list IS NULL OR NOT ${jsonOpensWith('vessels_json', '[')} OR len(vessel_list) = 0`, message: sqlText('event_vessels: must be a non-empty JSON array (or a string holding one)') },
+    { when: `len(list_filter(vessel_list, v -> coalesce(v.id, '') = '')) > 0`, message: sqlText('event_vessels: every element must be an object with a string id') },
     { when: `main_vessel IS NULL`, message: `'event_vessels: must contain the vessel of entity_id "' || ${field('entity_id')} || '"'` },
-    { when: `kind = 'encounter' AND (len(vessel_list) <> 2 OR other_vessel IS NULL)`, message: quote('event_vessels: an encounter row must list exactly two different vessels') },
+    { when: `kind = 'encounter' AND (len(vessel_list) <> 2 OR other_vessel IS NULL)`, message: sqlText('event_vessels: an encounter row must list exactly two different vessels') },
   ];
 }
 
@@ -144,7 +143,7 @@ function columnText(column: { name: string; type: string } | undefined): string 
 export function tableSourceSql(source: TableSource): string {
   // JSON paths are case-sensitive: a column counts when its name is the field's exactly.
   const top = TOP_FIELDS.map((name) => columnText(source.columns.find((c) => c.name === name)));
-  return `(SELECT ${source.fileNo}::INTEGER AS file_no, ${quote(source.file)} AS file, (${source.lineOf})::BIGINT AS line,
+  return `(SELECT ${source.fileNo}::INTEGER AS file_no, ${sqlText(source.file)} AS file, (${source.lineOf})::BIGINT AS line,
     [${top.join(', ')}] AS top, t AS row_value FROM ${source.tableFunction} t)`;
 }
 
@@ -159,7 +158,7 @@ export function compileIngest(datasetKind: EventKind | undefined, source: string
     : `SELECT file_no, file, line, row_value, top FROM ${source.table}`;
   const checks = rowChecks(datasetKind, documentOf);
   const problem = `CASE ${checks.map((c) => `WHEN ${c.when} THEN ${c.message}`).join(' ')} END`;
-  const kindExpr = datasetKind ? `coalesce(lower(${field('event_type')}), ${quote(datasetKind)})` : `lower(${field('event_type')})`;
+  const kindExpr = datasetKind ? `coalesce(lower(${field('event_type')}), ${sqlText(datasetKind)})` : `lower(${field('event_type')})`;
   const regionsShape = JSON.stringify(Object.fromEntries(REGION_MEMBERS.map((m) => [m.source, ['VARCHAR']])));
   const normalizedVessel = (v: string) =>
     `struct_pack(id := ${v}.id, ssvid := ${v}.ssvid, name := ${v}.name, flag := upper(${v}.flag), type := lower(${v}.type), gear_type := ${v}.gear_type, public_authorizations := ${v}.public_authorizations, next_port := ${v}.next_port)`;
@@ -215,6 +214,6 @@ SELECT file_no, file, line, ${problem} AS problem,
   main_vessel.public_authorizations AS vessel_authorizations,
   CASE WHEN main_vessel.next_port.id IS NOT NULL THEN main_vessel.next_port END AS next_port,
   CASE WHEN other_vessel IS NOT NULL THEN ${normalizedVessel('other_vessel')} END AS other_vessel,
-  ${EVENT_KINDS.map((k) => `CASE WHEN kind = ${quote(k)} THEN ${structFromJson(EVENT_INFO_FIELDS[k], infoAccess(k))} END AS ${k}`).join(',\n  ')}
+  ${EVENT_KINDS.map((k) => `CASE WHEN kind = ${sqlText(k)} THEN ${structFromJson(EVENT_INFO_FIELDS[k], infoAccess(k))} END AS ${k}`).join(',\n  ')}
 FROM picked`;
 }

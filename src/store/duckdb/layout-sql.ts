@@ -2,6 +2,7 @@
 // typed kind blocks, the expressions that build them from a row's JSON, and the checks that name
 // a bad field. Only declared constants become SQL text here; row values are data, never SQL.
 import { isObjectField, NEXT_PORT_FIELDS, PUBLIC_AUTHORIZATION_FIELDS, type InfoField, type ScalarField } from '../../domain/event-info.ts';
+import { sqlText } from '../sql.ts';
 
 const SQL_TYPE: Record<ScalarField['type'], string> = { number: 'DOUBLE', integer: 'INTEGER', string: 'VARCHAR', boolean: 'BOOLEAN' };
 const WORDS: Record<ScalarField['type'], string> = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false' };
@@ -64,8 +65,6 @@ export interface Check {
   message: string;
 }
 
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
-
 /** Checks of one kind's event_info, in declaration order. `got` renders the offending value. */
 export function infoChecks(fields: InfoField[], at: JsonAccess, got: (path: string) => string, kind: string, column: string, prefix = '$'): Check[] {
   const checks: Check[] = [];
@@ -74,18 +73,18 @@ export function infoChecks(fields: InfoField[], at: JsonAccess, got: (path: stri
     const name = path.slice(2);
     if (isObjectField(f)) {
       if (f.required) {
-        checks.push({ when: `${at.type(path)} IS DISTINCT FROM 'OBJECT'`, message: quote(`${column}: ${name} is required for ${kind} events (an object)`) });
+        checks.push({ when: `${at.type(path)} IS DISTINCT FROM 'OBJECT'`, message: sqlText(`${column}: ${name} is required for ${kind} events (an object)`) });
       } else {
-        checks.push({ when: `${at.type(path)} NOT IN ('OBJECT', 'NULL')`, message: quote(`${column}: ${name} must be an object or null`) });
+        checks.push({ when: `${at.type(path)} NOT IN ('OBJECT', 'NULL')`, message: sqlText(`${column}: ${name} must be an object or null`) });
       }
       checks.push(...infoChecks(f.fields, at, got, kind, column, path));
       continue;
     }
-    if (f.required) checks.push({ when: `NOT ${present(at, path)}`, message: quote(`${column}: ${name} is required for ${kind} events`) });
+    if (f.required) checks.push({ when: `NOT ${present(at, path)}`, message: sqlText(`${column}: ${name} is required for ${kind} events`) });
     checks.push({
       // A number must be finite: JSON has no Infinity or NaN, and entries are JSON.
       when: `${present(at, path)} AND ${f.type === 'number' ? `NOT coalesce(isfinite(TRY_CAST(${at.text(path)} AS DOUBLE)), false)` : `TRY_CAST(${at.text(path)} AS ${SQL_TYPE[f.type]}) IS NULL`}`,
-      message: `${quote(`${column}: ${name} must be ${WORDS[f.type]}, got `)} || ${got(path)}`,
+      message: `${sqlText(`${column}: ${name} must be ${WORDS[f.type]}, got `)} || ${got(path)}`,
     });
   }
   return checks;

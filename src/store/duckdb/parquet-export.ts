@@ -9,6 +9,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { ENTRY_FIELDS, type FieldType, type TypedTree } from '../../domain/entry-paths.ts';
 import { Overloaded } from '../../query/errors.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
+import { sqlText } from '../sql.ts';
 
 export interface ParquetExport {
   /** NDJSON of stored entries (the `gfw` wire format: some numbers as decimal texts, an open end ""). */
@@ -62,7 +63,6 @@ async function turn(): Promise<() => void> {
   };
 }
 
-const quoteText = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const quoteName = (s: string) => `"${s.replace(/"/g, '""')}"`;
 
 /** DuckDB's type for a value of the layout; `timestamp` is read as text and cast in the SELECT (an open end is ""). */
@@ -83,8 +83,8 @@ function sqlType(type: FieldType, topLevel = false): string {
 export function exportSql({ source, target, columns }: Pick<ParquetExport, 'source' | 'target' | 'columns'>): string {
   // The point is read from the stored position even where `includes` leave it out of the columns.
   const read: TypedTree = { ...columns, position: ENTRY_FIELDS['position']! };
-  const readColumns = `{${Object.entries(read).map(([k, t]) => `${quoteText(k)}: ${quoteText(sqlType(t, true))}`).join(', ')}}`;
-  const rows = `read_json(${quoteText(source)}, format = 'newline_delimited', columns = ${readColumns}, maximum_object_size = 16777216)`;
+  const readColumns = `{${Object.entries(read).map(([k, t]) => `${sqlText(k)}: ${sqlText(sqlType(t, true))}`).join(', ')}}`;
+  const rows = `read_json(${sqlText(source)}, format = 'newline_delimited', columns = ${readColumns}, maximum_object_size = 16777216)`;
   const kept = Object.entries(columns).map(([k, t]) => {
     if (t === 'timestamp') return `nullif(${quoteName(k)}, '')::TIMESTAMPTZ AS ${quoteName(k)}`;
     if (k === 'position' && typeof t === 'object' && 'fields' in t) return `{${Object.keys(t.fields).map((f) => `${quoteName(f)}: position.${quoteName(f)}`).join(', ')}} AS position`;
@@ -93,8 +93,8 @@ export function exportSql({ source, target, columns }: Pick<ParquetExport, 'sour
   const point = `CASE WHEN position.lat IS NOT NULL AND position.lon IS NOT NULL THEN st_aswkb(('POINT (' || position.lon || ' ' || position.lat || ')')::GEOMETRY) END AS ${GEOMETRY}`;
   const box = `CASE WHEN position.lat IS NOT NULL AND position.lon IS NOT NULL THEN {xmin: position.lon, ymin: position.lat, xmax: position.lon, ymax: position.lat} END AS ${COVERING}`;
   const select = `SELECT ${[...kept, point, box].join(', ')} FROM ${rows}`;
-  const options = `FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, KV_METADATA {geo: ${quoteText(JSON.stringify(GEO_METADATA))}}`;
-  return `COPY (${select}) TO ${quoteText(target)} (${options})`;
+  const options = `FORMAT parquet, COMPRESSION snappy, ROW_GROUP_SIZE ${ROW_GROUP_SIZE}, KV_METADATA {geo: ${sqlText(JSON.stringify(GEO_METADATA))}}`;
+  return `COPY (${select}) TO ${sqlText(target)} (${options})`;
 }
 
 /**

@@ -8,8 +8,7 @@ import type { DatasetVersion } from '../../query/datasets.ts';
 import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateTarget } from '../update.ts';
 import type { UpdateRequest } from '../writer.ts';
 import { EVENT_COLUMNS } from './schema.ts';
-
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+import { sqlText } from '../sql.ts';
 
 /** Stages the ids to remove in `stage.removals` (kind, file, line, id). */
 export async function stageRemovals(c: DuckDBConnection, update: UpdateRequest): Promise<void> {
@@ -58,7 +57,7 @@ export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[]
  */
 export function updatedRowsSql(targets: UpdateTarget[], render: (typedRows: string) => string): string {
   const columns = EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ');
-  const newId = (column: string) => `CASE ${column} ${targets.map((t) => `WHEN ${sqlString(t.kind)} THEN ${t.versionId}`).join(' ')} END`;
+  const newId = (column: string) => `CASE ${column} ${targets.map((t) => `WHEN ${sqlText(t.kind)} THEN ${t.versionId}`).join(' ')} END`;
   const kept = `SELECT ${newId('e.kind')} AS version_id, ${EVENT_COLUMNS.map(([n]) => `e."${n}"`).join(', ')}, e.entry FROM events e
       ANTI JOIN (SELECT kind, id FROM scratch.typed_rows WHERE problem IS NULL UNION ALL SELECT kind, id FROM stage.removals) x ON x.kind = e.kind AND x.id = e.id
      WHERE e.version_id IN (${targets.map((t) => t.base.versionId).join(', ')})`;
@@ -77,10 +76,10 @@ export async function describeUpdate(c: DuckDBConnection, targets: UpdateTarget[
     )).getRowsJS()[0] as [number, string | null, number | null, string | null];
     const [given, replaced] = (await c.runAndReadAll(
       `SELECT count(*)::DOUBLE, count(e.id)::DOUBLE FROM scratch.typed_rows t
-         LEFT JOIN (SELECT id FROM events WHERE version_id = ${t.base.versionId} AND kind = ${sqlString(t.kind)}) e ON e.id = t.id
-        WHERE t.problem IS NULL AND t.kind = ${sqlString(t.kind)}`,
+         LEFT JOIN (SELECT id FROM events WHERE version_id = ${t.base.versionId} AND kind = ${sqlText(t.kind)}) e ON e.id = t.id
+        WHERE t.problem IS NULL AND t.kind = ${sqlText(t.kind)}`,
     )).getRowsJS()[0] as [number, number];
-    const removed = Number((await c.runAndReadAll(`SELECT count(DISTINCT id) FROM stage.removals WHERE kind = ${sqlString(t.kind)}`)).getRowsJS()[0]![0]);
+    const removed = Number((await c.runAndReadAll(`SELECT count(DISTINCT id) FROM stage.removals WHERE kind = ${sqlText(t.kind)}`)).getRowsJS()[0]![0]);
     if (rows === 0) throw leftEmpty(t.base);
     described.push({ target: t, rows, lastUpdated, longestMs, earliestOpenStart, replaced, added: given - replaced, removed });
   }

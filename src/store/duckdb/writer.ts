@@ -28,6 +28,7 @@ import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles,
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
+import { sqlText } from '../sql.ts';
 
 const CHUNK_ROWS = 2048;
 const BATCH_ROWS = 100_000;
@@ -105,7 +106,7 @@ export class DuckDbWriter implements EngineWriter {
     const c = this.connection;
     await c.run(`ATTACH ':memory:' AS stage`);
     rmSync(`${this.workPath}.scratch`, { force: true });
-    await c.run(`ATTACH ${sqlString(`${this.workPath}.scratch`)} AS scratch`);
+    await c.run(`ATTACH ${sqlText(`${this.workPath}.scratch`)} AS scratch`);
     for (const t of [0, 1]) await c.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
     // The scratch rows are written once and read once, by publish's sort: compressing them cost
     // more CPU than their extra disk traffic (docs/performance.md). The setting is the instance's,
@@ -168,8 +169,8 @@ export class DuckDbWriter implements EngineWriter {
   /** Ingests a CSV or Parquet file, which DuckDB reads itself. */
   ingestFile(fileNo: number, file: string, format: TableFileFormat): Promise<number> {
     // CSV line numbers count the header line; a value with an embedded newline shifts later ones.
-    if (format === 'csv') return this.ingestTable(fileNo, file, `read_csv(${sqlString(file)}, header = true, all_varchar = true)`, 'row_number() OVER () + 1');
-    return this.ingestTable(fileNo, file, `read_parquet(${sqlString(file)}, file_row_number = true)`, 'file_row_number + 1');
+    if (format === 'csv') return this.ingestTable(fileNo, file, `read_csv(${sqlText(file)}, header = true, all_varchar = true)`, 'row_number() OVER () + 1');
+    return this.ingestTable(fileNo, file, `read_parquet(${sqlText(file)}, file_row_number = true)`, 'file_row_number + 1');
   }
 
   /** Ingests rows of a table function, read from its columns; `lineOf` gives each row's line. */
@@ -314,7 +315,7 @@ export class DuckDbWriter implements EngineWriter {
 
   private async copyOlderLayout(target: string, onRows?: PointFileProgress): Promise<{ from: number; rows: number; versions: number }> {
     const c = this.connection;
-    await c.run(`ATTACH ${sqlString(target)} AS old (READ_ONLY)`);
+    await c.run(`ATTACH ${sqlText(target)} AS old (READ_ONLY)`);
     const tables = new Set((await c.runAndReadAll(`SELECT table_name FROM duckdb_tables() WHERE database_name = 'old'`)).getRowsJS().map((r) => r[0] as string));
     const layout = (await readSchemaVersion(c, 'old')) ?? 1;
     if (layout >= SCHEMA_VERSION) throw new LoadRefused(`${target} already has this version's storage layout (${layout}); nothing to migrate`);
@@ -509,6 +510,3 @@ async function refuseOlderLayout(c: DuckDBConnection, target: string): Promise<v
   if (problem) throw new LoadRefused(problem);
 }
 
-function sqlString(s: string): string {
-  return `'${s.replace(/'/g, "''")}'`;
-}

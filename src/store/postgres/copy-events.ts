@@ -14,6 +14,7 @@ import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { type Stage, STAGED_COLUMN } from '../staging.ts';
 import { EVENT_COLUMNS } from './schema.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
+import { sqlText } from '../sql.ts';
 
 /** Rows per CSV slice (about 0.6 GB of text). */
 const SLICE_ROWS = 250_000;
@@ -57,8 +58,6 @@ const SOURCE: Record<string, string> = {
   record: RECORD_JSON,
   entry: 'entry',
 };
-
-const quote = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 /** A dataset version as staged: what PostgreSQL's dataset_versions takes, timestamps as text. */
 export interface StagedVersion {
@@ -127,7 +126,7 @@ export class StagedFile {
       const select = EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? version : SOURCE[name]!)).join(', ');
       let copied = 0;
       for (let first = 0; first < total; first += SLICE_ROWS) {
-        await this.c.run(`COPY (SELECT ${select} FROM events WHERE rowid >= ${first} AND rowid < ${first + SLICE_ROWS}) TO ${quote(slice)} (FORMAT csv, HEADER false)`);
+        await this.c.run(`COPY (SELECT ${select} FROM events WHERE rowid >= ${first} AND rowid < ${first + SLICE_ROWS}) TO ${sqlText(slice)} (FORMAT csv, HEADER false)`);
         const copy = client.query(copyFrom(`COPY events (${EVENT_COLUMNS.map(([n]) => n).join(', ')}) FROM STDIN (FORMAT csv)`));
         await pipeline(createReadStream(slice), copy);
         copied += Number(copy.rowCount);
