@@ -60,8 +60,11 @@ export function isoTime(ms: number): string {
 export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 const inEez = (row: PublishedRow) => (row['regions_mean_position'] as { eez: string[] }).eez.length > 0;
 
-function boxAround(lat: number, lon: number, half: () => number): Box {
-  return [round(lon - half(), 4), round(lat - half(), 4), round(lon + half(), 4), round(lat + half(), 4)];
+/** The box an event's track spans, held within the globe's coordinates, as the loader requires. */
+export function boxAround(lat: number, lon: number, half: () => number): Box {
+  const lonIn = (x: number) => Math.max(-180, Math.min(180, round(x, 4)));
+  const latIn = (y: number) => Math.max(-90, Math.min(90, round(y, 4)));
+  return [lonIn(lon - half()), latIn(lat - half()), lonIn(lon + half()), latIn(lat + half())];
 }
 
 /** How long the pipeline's events of each kind last, as in the public data. */
