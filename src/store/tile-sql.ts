@@ -4,6 +4,7 @@
 // from src/geo/tiles.ts, so each event lies in one tile of a zoom and one cell of it.
 import { EVENT_KINDS, type EventKind } from '../domain/kinds.ts';
 import { MAX_MERCATOR_LAT, type TileBounds } from '../geo/tiles.ts';
+import { sqlText } from './sql.ts';
 
 export type Rows = (sql: string, params: readonly unknown[]) => Promise<unknown[][]>;
 export interface TileWhere {
@@ -49,36 +50,35 @@ export function inTileSql(t: TileBounds): string {
 const whereInTile = (where: TileWhere, t: TileBounds) => (where.sql ? `${where.sql} AND ${inTileSql(t)}` : inTileSql(t));
 
 /**
- * Counts per cell of a `grid` x `grid` division of the tile, per kind and in all, with distinct
- * vessels counted on `vesselKey`, the engine's key of vessel_id (a hash where it is cheaper).
+ * Counts per cell of a `grid` x `grid` division of the tile, per kind of `kinds` and in all, with
+ * distinct vessels counted on `vesselKey`, the engine's key of vessel_id (a hash where it is cheaper).
  */
-export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds, grid: number, vesselKey: string): Promise<TileCell[]> {
+export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds, grid: number, vesselKey: string, kinds: readonly EventKind[]): Promise<TileCell[]> {
   const last = grid - 1;
   const column = `LEAST(${last}, GREATEST(0, CAST(floor((lon - ${literal(t.west)}) * ${literal(grid / (t.east - t.west))}) AS INTEGER)))`;
   const mercator = `ln(tan(pi() / 4 + radians(LEAST(${MAX_MERCATOR_LAT}, GREATEST(-${MAX_MERCATOR_LAT}, lat))) / 2))`;
   const row = `LEAST(${last}, GREATEST(0, CAST(floor((${literal(t.topY)} - ${mercator}) * ${literal(grid / (t.topY - t.bottomY))}) AS INTEGER)))`;
-  // The tile's events once (MATERIALIZED), then two plain groupings: GROUPING SETS with a distinct
-  // count took 26.7-42.0 ms for a dense zoom-8 tile of a year of fishing at 10M, these 15.8-17.3
-  // (the world tile 196-218 against 136-142).
+  // The tile's rows once, grouped by cell and vessel, then by cell: a vessel is a row of its cell,
+  // so the cell's distinct vessels are a plain count, with no DISTINCT aggregate. World tiles of a
+  // year of fishing at 10M: 40.0 ms p50 against 47.2 for the rows materialised and grouped twice,
+  // by kind and with a distinct count (docs/performance.md, "Vector tiles").
+  const known = EVENT_KINDS.filter((k) => kinds.includes(k));
   const double = (sql: string) => `CAST(${sql} AS DOUBLE PRECISION)`;
   const found = await rows(
-    `WITH t AS MATERIALIZED (
-       SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM events WHERE ${whereInTile(where, t)})
-     SELECT cx, cy, kind, ${double('count(*)')}, ${double('NULL')} FROM t GROUP BY cx, cy, kind
-     UNION ALL
-     SELECT cx, cy, NULL, ${double('count(*)')}, ${double('count(DISTINCT vessel)')} FROM t GROUP BY cx, cy`,
+    `SELECT cx, cy, ${double('sum(n)')}, ${double('count(*)')}${known.map((_, i) => `, ${double(`sum(n${i})`)}`).join('')} FROM (
+       SELECT cx, cy, vessel, count(*) AS n${known.map((k, i) => `, count(*) FILTER (WHERE kind = ${sqlText(k)}) AS n${i}`).join('')} FROM (
+         SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM events WHERE ${whereInTile(where, t)}) AS tile_rows
+       GROUP BY cx, cy, vessel) AS cell_vessels
+     GROUP BY cx, cy ORDER BY cy, cx`,
     where.params,
   );
-  const cells = new Map<string, TileCell>();
-  for (const [cx, cy, kind, n, vessels] of found) {
-    const key = `${cx}/${cy}`;
-    const cell = cells.get(key) ?? { x: Number(cx), y: Number(cy), counts: {}, total: 0, vessels: 0 };
-    cells.set(key, cell);
-    // The row without a kind is the cell's own: all its events and their distinct vessels.
-    if (kind === null) Object.assign(cell, { total: Number(n), vessels: Number(vessels) });
-    else if ((EVENT_KINDS as readonly string[]).includes(kind as string)) cell.counts[kind as EventKind] = Number(n);
-  }
-  return [...cells.values()].sort((a, b) => a.y - b.y || a.x - b.x);
+  return found.map(([cx, cy, total, vessels, ...perKind]) => ({
+    x: Number(cx),
+    y: Number(cy),
+    total: Number(total),
+    vessels: Number(vessels),
+    counts: Object.fromEntries(known.map((k, i) => [k, Number(perKind[i])]).filter(([, n]) => (n as number) > 0)),
+  }));
 }
 
 /** The events in the tile, by start; `startMs` is the engine's expression of start_ts in epoch milliseconds. */

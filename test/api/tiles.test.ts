@@ -87,6 +87,31 @@ describe('vector tiles of events', () => {
     for (const c of two) assert.ok(Number(c.properties['vessels']) <= 2);
   });
 
+  test('each cell of the world tile has the counts per kind and the distinct vessels of the list\'s events in it', async () => {
+    const entries = ((await get(`/v3/events?datasets=${ALL}&limit=5000&offset=0`)).json() as { entries: Entry[] }).entries;
+    assert.equal(entries.length, await total(`datasets=${ALL}`), 'every event is on the page');
+    const expected = new Map<string, { kinds: Record<string, number>; vessels: Set<string> }>();
+    const size = TILE_EXTENT / GRID;
+    for (const e of entries) {
+      const lat = Math.max(-85.0511287798066, Math.min(85.0511287798066, e.position.lat));
+      const cx = Math.min(GRID - 1, Math.floor(((e.position.lon + 180) / 360) * GRID));
+      const cy = Math.min(GRID - 1, Math.max(0, Math.floor(((1 - Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI) / 360)) / Math.PI) / 2) * GRID)));
+      const key = `${Math.round((cx + 0.5) * size)},${Math.round((cy + 0.5) * size)}`;
+      const cell = expected.get(key) ?? expected.set(key, { kinds: {}, vessels: new Set() }).get(key)!;
+      cell.kinds[e.type] = (cell.kinds[e.type] ?? 0) + 1;
+      cell.vessels.add(e.vessel.id);
+    }
+    const cells = featuresOf((await get(`/v3/events/tiles/0/0/0.pbf?datasets=${ALL}`)).rawPayload, 'cells');
+    assert.equal(cells.length, expected.size);
+    for (const f of cells) {
+      const [point] = f.loadGeometry()[0]!;
+      const want = expected.get(`${point!.x},${point!.y}`);
+      assert.ok(want, `a cell at ${point!.x},${point!.y}`);
+      const { count, vessels, ...kinds } = f.properties as Record<string, number>;
+      assert.deepEqual({ count, vessels, ...kinds }, { count: Object.values(want.kinds).reduce((a, b) => a + b, 0), vessels: want.vessels.size, ...want.kinds });
+    }
+  });
+
   test(`from zoom ${POINT_ZOOM}, each event is in the tile holding its position, with its id, kind, start and vessel`, async () => {
     const entries = ((await get(`/v3/events?datasets=${ALL}&limit=40&offset=200`)).json() as { entries: Entry[] }).entries;
     for (const e of entries) {

@@ -164,7 +164,7 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.pool.use('heavy', (c) => readTileCells((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, grid, VESSEL_KEY));
+    return this.pool.use('heavy', (c) => readTileCells((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, grid, VESSEL_KEY, query.datasets.map((d) => d.resolved.kind)));
   }
 
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {

@@ -207,7 +207,7 @@ export class PostgresStore extends Catalog implements EventStore {
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid, 'vessel_id'));
+    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid, 'vessel_id', query.datasets.map((d) => d.resolved.kind)));
   }
 
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {
