@@ -13,6 +13,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import { sqlText } from '../src/store/sql.ts';
 
 const { values } = parseArgs({ options: {
   events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' },
@@ -54,9 +55,8 @@ async function updateFiles(rows: string, size: number, run: number): Promise<{ r
   const c = await instance.connect();
   try {
     const removals = Math.max(1, Math.floor(size / 50));
-    const sql = (s: string) => s.replace(/'/g, "''");
     // Each run draws from its own slice of the rows, so no id it removes was removed before.
-    await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet('${sql(rows)}') USING SAMPLE reservoir(${3 * (size + removals)} ROWS) REPEATABLE (7))`);
+    await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) USING SAMPLE reservoir(${3 * (size + removals)} ROWS) REPEATABLE (7))`);
     const from = run * (size + removals);
     const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
     const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
@@ -65,8 +65,8 @@ async function updateFiles(rows: string, size: number, run: number): Promise<{ r
     await c.run(`COPY (
       SELECT * EXCLUDE (n) REPLACE (${later} AS event_end) FROM drawn WHERE n > ${from} AND n <= ${from + changed}
       UNION ALL SELECT * EXCLUDE (n) REPLACE ('update${run}-' || event_id AS event_id) FROM drawn WHERE n > ${from + changed} AND n <= ${from + size}
-    ) TO '${sql(paths.rows)}' (FORMAT parquet)`);
-    await c.run(`COPY (SELECT event_id FROM drawn WHERE n > ${from + size} AND n <= ${from + size + removals}) TO '${sql(paths.removals)}' (FORMAT csv, HEADER false)`);
+    ) TO ${sqlText(paths.rows)} (FORMAT parquet)`);
+    await c.run(`COPY (SELECT event_id FROM drawn WHERE n > ${from + size} AND n <= ${from + size + removals}) TO ${sqlText(paths.removals)} (FORMAT csv, HEADER false)`);
     return paths;
   } finally {
     c.closeSync();

@@ -15,6 +15,7 @@ import pg from 'pg';
 import { CACHE_DIR, log } from './server.ts';
 import { postgresMissing, reachableByServer, startCluster } from '../test/helpers/postgres.ts';
 import type { Polygon } from '../src/geo/geojson.ts';
+import { sqlText } from '../src/store/sql.ts';
 
 const KIND_FILES = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'];
 
@@ -76,7 +77,7 @@ export function loadedDatabase(bin: string, parquet: { dir: string; files: strin
 
 // ---- (A) plain DuckDB ----
 
-const sqlList = (xs: string[]) => xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ');
+const sqlList = (xs: string[]) => xs.map(sqlText).join(', ');
 
 function duckPolygon(p: Polygon): string {
   const lons = p[0]!.map((v) => v[0]);

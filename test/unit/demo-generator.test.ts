@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { Random } from '../../src/data/demo/random.ts';
-import { boxAround } from '../../src/data/demo/rows.ts';
+import { boxAround, inGlobe } from '../../src/data/demo/rows.ts';
 import fc from 'fast-check';
 
 test('the demo is deterministic for a seed, and another seed gives other data', () => {
@@ -30,4 +30,6 @@ test('an event box stays within the globe, even for an event at the antimeridian
   }));
   // The generator drew such a box at 10 million events: lon_min -180.0348.
   assert.deepEqual(boxAround(10, -179.99, () => 0.0448), [-180, 9.9552, -179.9452, 10.0448]);
+  // A port visit's box is its start and end anchorages, as given, within the globe.
+  assert.deepEqual(inGlobe([179.9991, -16.5, -180.002, 90.01]), [179.9991, -16.5, -180, 90]);
 });

@@ -9,7 +9,7 @@ import { Random } from './random.ts';
 import { clientExampleRows } from './client-examples.ts';
 import { planMeetings } from './meetings.ts';
 import { streamSeed, vesselRows } from './voyages.ts';
-import { DAY, isoTime, round, type Box, type Meeting, type PublishedRow } from './rows.ts';
+import { DAY, inGlobe, isoTime, round, type Box, type Meeting, type PublishedRow } from './rows.ts';
 import { Sea, type Position } from './sea.ts';
 
 export { demoReferenceData, type DemoReferenceData } from './reference.ts';
@@ -190,7 +190,10 @@ export class DemoWorld {
   }
 
   /** The columns every kind shares; regions are tagged at the mean position. */
-  row(kind: EventKind, v: DemoVessel, g: Ground, startMs: number, endMs: number | null, lat: number, lon: number, box: Box, id: string): PublishedRow {
+  row(kind: EventKind, v: DemoVessel, g: Ground, startMs: number, endMs: number | null, lat: number, lon: number, given: Box, id: string): PublishedRow {
+    // Port visits and gaps give their start and end positions as the box: near the antimeridian
+    // an anchorage's jitter can fall past it.
+    const box = inGlobe(given);
     const land = this.geo.land;
     const regions = this.geo.regionsAt(lon, lat, land.distanceFromShoreKm(lon, lat), g.faoSubAreas);
     return {

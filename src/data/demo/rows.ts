@@ -60,11 +60,16 @@ export function isoTime(ms: number): string {
 export const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 const inEez = (row: PublishedRow) => (row['regions_mean_position'] as { eez: string[] }).eez.length > 0;
 
-/** The box an event's track spans, held within the globe's coordinates, as the loader requires. */
+/** A box's corners held within the globe's coordinates, as the loader requires of every row. */
+export function inGlobe([lon0, lat0, lon1, lat1]: Box): Box {
+  const lonIn = (x: number) => Math.max(-180, Math.min(180, x));
+  const latIn = (y: number) => Math.max(-90, Math.min(90, y));
+  return [lonIn(lon0), latIn(lat0), lonIn(lon1), latIn(lat1)];
+}
+
+/** The box an event's track spans around its position. */
 export function boxAround(lat: number, lon: number, half: () => number): Box {
-  const lonIn = (x: number) => Math.max(-180, Math.min(180, round(x, 4)));
-  const latIn = (y: number) => Math.max(-90, Math.min(90, round(y, 4)));
-  return [lonIn(lon - half()), latIn(lat - half()), lonIn(lon + half()), latIn(lat + half())];
+  return inGlobe([round(lon - half(), 4), round(lat - half(), 4), round(lon + half(), 4), round(lat + half(), 4)]);
 }
 
 /** How long the pipeline's events of each kind last, as in the public data. */

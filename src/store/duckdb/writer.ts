@@ -482,20 +482,21 @@ export class DuckDbWriter implements EngineWriter {
 }
 
 /**
- * Writes typed event rows (version_id and EVENT_COLUMNS) of the given versions into events, then
- * vessel_events. Events are sorted by time within each version, so a time window's zone maps skip
- * the rest, then by id so the stored order is the order of `sort=+start`
- * (src/store/duckdb/stored-order.ts); the entries are written from the sorted rows, so that sort
- * never carries their text. vessel_events takes the columns of a history, sorted by version and
- * vessel (vessel-table.ts says why version first). The rest of what serving reads comes after,
- * from events (writeMissingServingData): the entries sorted by vessel in the point files
- * (point-file-catalog.ts), the positions sorted by place in spatial_events (spatial-table.ts) and the
- * regions in region_events (region-table.ts).
+ * The order rows are stored in: by time within each version, so a time window's zone maps skip the
+ * rest, then by id so the stored order is the order of `sort=+start` (src/store/duckdb/stored-order.ts).
  */
-/** The order rows are stored in (docs/performance.md, "The layout"). */
 const STORED_ORDER = 'version_id, start_ts, id';
 
-/** Inserts the rows in stored order; `sorted`: they come in that order already. */
+/**
+ * Writes event rows (version_id, EVENT_COLUMNS and entry) of the given versions into events, in
+ * STORED_ORDER, then vessel_events. `sorted`: the rows come in that order already. A load sorts its
+ * typed rows and renders their entries after (publishVersions), so that sort carries no entry text;
+ * an update's kept rows hold their entries already, and are sorted with them. vessel_events takes
+ * the columns of a history, sorted by version and vessel (vessel-table.ts says why version first).
+ * The rest of what serving reads comes after, from events (writeMissingServingData): the entries
+ * sorted by vessel in the point files (point-file-catalog.ts), the positions sorted by place in
+ * spatial_events (spatial-table.ts) and the regions in region_events (region-table.ts).
+ */
 async function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true, sorted = false): Promise<void> {
   await c.run(sorted ? `INSERT INTO events ${rows}` : `INSERT INTO events SELECT * FROM (${rows}) ORDER BY ${STORED_ORDER}`);
   if (!servingTables) return;
