@@ -32,7 +32,7 @@ const timestamp = (name: string) => `TRY_CAST(regexp_replace(${field(name)}, ' U
 /**
  * A row's JSON document: staged, or (for a table) written from the row only where a message quotes
  * it. Writing it for every row and parsing it again cost 38 % of reading a Parquet file
- * (docs/performance.md, "Tables read from their columns").
+ * (docs/performance.md, "Rows made, read and written without waste").
  */
 type DocumentOf = 'doc' | 'to_json(row_value)::VARCHAR';
 const gotFrom = (doc: DocumentOf) => (name: string) => `json_extract(${doc}, '$.${name}')::VARCHAR`;
