@@ -104,7 +104,6 @@ const box = (lat: number, lon: number, half: number) => {
   const [w, e] = [Math.max(-180, lon - half), Math.min(180, lon + half)];
   return { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] };
 };
-/** The XYZ tile of a zoom holding a position. */
 const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 const year = () => pick(years);
 const classes: WorkloadClass[] = [

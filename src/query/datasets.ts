@@ -38,6 +38,11 @@ export interface ResolvedDataset extends DatasetRef {
   resolved: DatasetVersion;
 }
 
+/** The kinds a query's datasets hold, each once, in the order asked. */
+export function kindsOf(datasets: readonly ResolvedDataset[]): EventKind[] {
+  return [...new Set(datasets.map((d) => d.resolved.kind))];
+}
+
 /** Read side of the catalog: what the normaliser needs to resolve references. */
 export interface DatasetCatalog {
   versions(): readonly DatasetVersion[];

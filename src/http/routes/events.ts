@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 import { toPublishedRow } from '../../shape/raw.ts';
-import { resolvedName } from '../../query/datasets.ts';
+import { kindsOf, resolvedName } from '../../query/datasets.ts';
 import { notFound } from '../../query/errors.ts';
 import { normalizeListQuery, normalizeSingleDataset } from '../../query/normalize.ts';
 import type { Spelling } from '../../query/errors.ts';
@@ -64,7 +64,7 @@ export async function eventRoutes(app: FastifyInstance, options: EventRoutesOpti
     // The paging a JSON page carries in its body, as headers for the formats that have no room for it.
     reply.header('x-total-count', String(total));
     reply.header('x-next-offset', String(nextOffsetOf(footer) ?? ''));
-    const kinds = [...new Set(list.datasets.map((d) => d.resolved.kind))];
+    const kinds = kindsOf(list.datasets);
     if (format === 'parquet') {
       const left = new AbortController();
       reply.raw.once('close', () => left.abort());

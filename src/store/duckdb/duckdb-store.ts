@@ -4,7 +4,7 @@ import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb
 import { OFFLINE_SETTINGS } from './offline.ts';
 import { existsSync, statSync } from 'node:fs';
 import type { EventRecord } from '../../domain/record.ts';
-import type { ResolvedDataset } from '../../query/datasets.ts';
+import { kindsOf, type ResolvedDataset } from '../../query/datasets.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { EngineLoad, EventStats, EventStore, ListPage, PageStream } from '../store.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
@@ -164,7 +164,7 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.pool.use('heavy', (c) => readTileCells((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, grid, VESSEL_KEY, query.datasets.map((d) => d.resolved.kind)));
+    return this.pool.use('heavy', (c) => readTileCells((sql, params) => readRows(c, sql, params as DuckDBValue[]), compileWhere(query), tile, grid, VESSEL_KEY, kindsOf(query.datasets)));
   }
 
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {

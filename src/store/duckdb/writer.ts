@@ -235,9 +235,7 @@ export class DuckDbWriter implements EngineWriter {
         await this.insertVersion(versionIds.get(kind)!, kind, options, { rows, lastUpdated, longestMs, earliestOpenStart });
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      // Sorted, then rendered: the sort carries the typed columns without the entries' text.
-      const typed = `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`;
-      await insertEvents(c, renderEntries(`SELECT * FROM (${typed}) ORDER BY ${STORED_ORDER}`), [...versionIds.values()], this.servingTables, true);
+      await insertTypedEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()], this.servingTables);
       await this.insertRegionIds();
     });
     return published;
@@ -332,7 +330,7 @@ export class DuckDbWriter implements EngineWriter {
       if (tables.has(table)) await c.run(`INSERT INTO ${table} SELECT * FROM old.${table}`);
     }
     const versionIds = (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions`)).getRowsJS().map((r) => r[0] as number);
-    await insertEvents(c, renderEntries(`SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`), versionIds);
+    await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM old.events`, versionIds);
     const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
     await c.run('DETACH old');
     await this.writeMissingServingData(onRows);
@@ -488,17 +486,27 @@ export class DuckDbWriter implements EngineWriter {
 const STORED_ORDER = 'version_id, start_ts, id';
 
 /**
- * Writes event rows (version_id, EVENT_COLUMNS and entry) of the given versions into events, in
- * STORED_ORDER, then vessel_events. `sorted`: the rows come in that order already. A load sorts its
- * typed rows and renders their entries after (publishVersions), so that sort carries no entry text;
- * an update's kept rows hold their entries already, and are sorted with them. vessel_events takes
- * the columns of a history, sorted by version and vessel (vessel-table.ts says why version first).
- * The rest of what serving reads comes after, from events (writeMissingServingData): the entries
- * sorted by vessel in the point files (point-file-catalog.ts), the positions sorted by place in
- * spatial_events (spatial-table.ts) and the regions in region_events (region-table.ts).
+ * Writes typed rows (version_id and EVENT_COLUMNS) of the given versions: sorted, then their entries
+ * rendered, so the sort carries no entry text (a load, a migration).
  */
-async function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true, sorted = false): Promise<void> {
-  await c.run(sorted ? `INSERT INTO events ${rows}` : `INSERT INTO events SELECT * FROM (${rows}) ORDER BY ${STORED_ORDER}`);
+function insertTypedEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
+  return writeEvents(c, renderEntries(`SELECT * FROM (${typedRows}) ORDER BY ${STORED_ORDER}`), versionIds, servingTables);
+}
+
+/** Writes rows that hold their entries already (an update's kept rows), sorted with them. */
+function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true): Promise<void> {
+  return writeEvents(c, `SELECT * FROM (${rows}) ORDER BY ${STORED_ORDER}`, versionIds, servingTables);
+}
+
+/**
+ * Inserts rows in STORED_ORDER into events, then vessel_events, which takes the columns of a
+ * history, sorted by version and vessel (vessel-table.ts says why version first). The rest of what
+ * serving reads comes after, from events (writeMissingServingData): the entries sorted by vessel in
+ * the point files (point-file-catalog.ts), the positions sorted by place in spatial_events
+ * (spatial-table.ts) and the regions in region_events (region-table.ts).
+ */
+async function writeEvents(c: DuckDBConnection, orderedRows: string, versionIds: number[], servingTables: boolean): Promise<void> {
+  await c.run(`INSERT INTO events ${orderedRows}`);
   if (!servingTables) return;
   await c.run(
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts

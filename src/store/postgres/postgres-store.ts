@@ -8,7 +8,7 @@ import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
 import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
-import type { ResolvedDataset } from '../../query/datasets.ts';
+import { kindsOf, type ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { Catalog, type CatalogContents } from '../catalog.ts';
@@ -207,7 +207,7 @@ export class PostgresStore extends Catalog implements EventStore {
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid, 'vessel_id', query.datasets.map((d) => d.resolved.kind)));
+    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid, 'vessel_id', kindsOf(query.datasets)));
   }
 
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {
