@@ -114,6 +114,8 @@ const classes: WorkloadClass[] = [
   { name: 'polygon + 10 nm buffer, one year', make: () => { const [lat, lon, y] = pick(fishingPlaces); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: box(lat, lon, 3), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
   { name: 'polygon (an EEZ) + 10 nm buffer, one year', make: () => { const y = year(); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: pick(eezShapes), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
   { name: `deep page (offset ${deepOffset})`, make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL[0]!, limit: 100, offset: deepOffset - Math.floor(r.next() * 100), sort: pick(['+start', '-start']) })}` }) },
+  // The five datasets at once, as the web app and the clients list them: no storage order answers it.
+  { name: `deep page, five datasets (offset ${deepOffset})`, make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL.join(','), limit: 100, offset: deepOffset - Math.floor(r.next() * 100), sort: pick(['+start', '-start']) })}` }) },
   // The fishing dataset, the largest: the heavy shape an analyst asks for (a dataset drawn at
   // random measured mostly the small ones).
   { name: 'stats, 8 years, monthly, by flag', make: () => ({ method: 'POST', path: '/v3/events/stats', body: { datasets: [ALL[0]], startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } }), twin: (request) => request },

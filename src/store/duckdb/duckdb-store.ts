@@ -28,6 +28,7 @@ import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import { tableExists } from './tables.ts';
 import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 
 export interface DuckDbStoreOptions {
@@ -42,6 +43,11 @@ export interface DuckDbStoreOptions {
   maxWaiting?: number;
   /** DuckDB's memory_limit (default: 80 % of the machine's memory). */
   memoryLimit?: string;
+  /**
+   * Lists of at most this many rows are sorted with their entries; longer ones on their sort
+   * columns alone (sorted-page.ts; default SORTED_WITH_ENTRIES_MAX).
+   */
+  sortedWithEntriesMax?: number;
 }
 
 /** Which file is at a path now: a load renames a new file over it, which changes this. */
@@ -77,6 +83,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     private readonly points: Map<number, PointFile>,
     regionVersions: ReadonlySet<number>,
     contents: CatalogContents,
+    sortedWithEntriesMax: number,
   ) {
     super(contents);
     this.pathContext = {
@@ -85,6 +92,7 @@ export class DuckDbStore extends Catalog implements EventStore {
       regionVersions,
       cells: this.eventCells,
       startRangeOf: (c, versionId) => this.startRangeOf(c, versionId),
+      sortedWithEntriesMax,
     };
   }
 
@@ -122,7 +130,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells, warnings });
+    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX);
   }
 
   /** A version's range of starts, read once and kept. */

@@ -2,10 +2,15 @@
 // from the version's point file, whichever a measured cost says is cheaper. Pages found in a table
 // that holds no entries (spatial_events) read their entries here.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
+import type { EventQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
 import type { PointFile } from './point-file-format.ts';
 import { typedParam } from './render-plan.ts';
-import { readRows } from './statements.ts';
+import { streamRows } from './statements.ts';
+import { ENTRY_BYTES_SQL } from './entry-stream.ts';
+import { blobColumnValues, int32Column } from './chunk-columns.ts';
+import { EntryBytes } from '../entry-bytes.ts';
+import type { PathContext } from './paths.ts';
 
 /** Where a page's entries may be read besides a window of events: what the store knows of each version. */
 export interface EntrySources {
@@ -13,6 +18,18 @@ export interface EntrySources {
   pointFile(versionId: number): PointFile | undefined;
   /** The version's events per microsecond of start, on average. */
   density(versionId: number): Promise<number>;
+}
+
+/** What the store knows of the query's versions, read on the connection the page holds. */
+export function entrySourcesOn(ctx: PathContext, c: DuckDBConnection, query: EventQuery): EntrySources {
+  return {
+    pointFile: (versionId) => ctx.points.get(versionId),
+    density: async (versionId) => {
+      const range = await ctx.startRangeOf(c, versionId);
+      const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
+      return rows / Math.max(1, range.lastUs - range.firstUs);
+    },
+  };
 }
 
 // Costs measured on the 10M demo (2026-11-25, .exp/entries.mts, .exp/entries2.mts and
@@ -25,16 +42,18 @@ export interface EntrySources {
 const STATEMENT_MS = 1.5;
 const WINDOW_EVENT_MS = 0.00065;
 const POINT_ENTRY_MS = 0.1;
+/** A window of at most this many events per row asked for is read without naming the rows' ids. */
+const DENSE_WINDOW = 2;
 
 /**
- * The stored entries of (version, id, start in µs) rows, in their order. The rows are grouped in
+ * The stored entries of (version, id, start in µs) rows, in their order, as bytes. The rows are grouped in
  * clusters of starts: a gap holding more events than a statement's cost splits them. A cluster is
  * read from events as a window of starts (events are sorted by version and start, so its zone maps
  * find it) or, when that would cost more, entry by entry from the version's point file. A dense
  * page (a busy area) is one window; a sparse one, whose 100 events spread over a year, took 35-68
  * ms as one window and is read from the point files.
  */
-export async function entriesOf(c: DuckDBConnection, page: [number, string, number][], sources: EntrySources): Promise<string[]> {
+export async function entriesOf(c: DuckDBConnection, page: [number, string, number][], sources: EntrySources): Promise<EntryBytes> {
   const rows = [...page].sort((x, y) => x[0] - y[0] || x[2] - y[2]);
   const clusters: { version: number; rows: [number, string, number][]; events: number }[] = [];
   const densities = new Map<number, number>();
@@ -47,7 +66,7 @@ export async function entriesOf(c: DuckDBConnection, page: [number, string, numb
       last.events += gap;
     } else clusters.push({ version: row[0], rows: [row], events: 1 });
   }
-  const entries = new Map<string, string>();
+  const entries = new Map<string, Uint8Array>();
   const key = (version: number, id: string) => `${version}\u0000${id}`;
   const b = new SqlBuilder<DuckDBValue>();
   const windows: string[] = [];
@@ -56,20 +75,38 @@ export async function entriesOf(c: DuckDBConnection, page: [number, string, numb
     const file = sources.pointFile(cluster.version);
     if (file && cluster.rows.length * POINT_ENTRY_MS < STATEMENT_MS + cluster.events * WINDOW_EVENT_MS) {
       for (const [version, id] of cluster.rows) {
-        lookups.push(file.entry(id).then((entry) => void (entry !== undefined && entries.set(key(version, id), entry))));
+        lookups.push(file.entry(id).then((entry) => void (entry !== undefined && entries.set(key(version, id), Buffer.from(entry)))));
       }
       continue;
     }
     const [first, last] = [cluster.rows[0]![2], cluster.rows[cluster.rows.length - 1]![2]];
-    windows.push(`SELECT version_id::INTEGER, id, entry FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT) AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);
+    const window = `SELECT version_id::INTEGER, id, ${ENTRY_BYTES_SQL} FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT)`;
+    // A window that holds little besides the cluster is read whole, the rows not asked for left
+    // unread: naming 3,041 ids in it took 26-30 ms, the window alone 11 (.exp/idin.mts, 10M).
+    windows.push(cluster.events <= DENSE_WINDOW * cluster.rows.length ? window : `${window} AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);
   }
   if (windows.length) {
-    for (const [version, id, entry] of (await readRows(c, windows.join(' UNION ALL '), b.params)) as [number, string, string][]) entries.set(key(version, id), entry);
+    // Entries are read as bytes, not texts: making JS strings of 99,999 entries took 360-400 ms
+    // of a 550 ms read (.exp/idin2.mts, 10M).
+    const result = await streamRows(c, windows.join(' UNION ALL '), b.params);
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      const versions = int32Column(chunk, 0);
+      const ids = chunk.getColumnVector(1);
+      const { pieces, counts, lengths } = blobColumnValues(chunk, 2);
+      let row = 0;
+      pieces.forEach((piece, p) => {
+        for (let k = 0, at = 0; k < counts[p]!; k++, row++) {
+          // Each value ends with its spare byte (ENTRY_BYTES_SQL), left out here.
+          entries.set(key(versions[row]!, String(ids.getItem(row))), piece.subarray(at, at + lengths[row]! - 1));
+          at += lengths[row]!;
+        }
+      });
+    }
   }
   await Promise.all(lookups);
-  return page.map(([version, id]) => {
+  return EntryBytes.copy(page.map(([version, id]) => {
     const entry = entries.get(key(version, id));
-    if (entry === undefined) throw new Error(`event ${id} of version ${version} is in spatial_events but not in events`);
+    if (entry === undefined) throw new Error(`event ${id} of version ${version} was found for a page but is not in events`);
     return entry;
-  });
+  }));
 }

@@ -9,6 +9,9 @@ import { compileRows, compileSearch, type Source } from './compile.ts';
 import { heldPageOf } from './held-page.ts';
 import { readRows, streamRows } from './statements.ts';
 import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
+import { entrySourcesOn } from './entries-by-id.ts';
+import { sortedPage } from './sorted-page.ts';
+import type { StartRange } from './stored-order.ts';
 
 export class EventsPath implements AccessPath {
   readonly name: PathName;
@@ -42,18 +45,34 @@ export async function countRows(c: DuckDBConnection, query: EventQuery, source?:
   return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
 }
 
-/** A page sorted by the engine: every matching row of events, ordered, then offset and limit. */
+/**
+ * A page sorted by the engine: every matching row of events, ordered, then offset and limit. A
+ * short list is sorted with its entries; a longer one on its sort columns alone (sorted-page.ts).
+ */
 export class SortedPages implements PageReader {
   readonly name = 'events';
 
   constructor(private readonly ctx: PathContext) {}
 
-  async search(query: ListQuery): Promise<PageStream> {
+  async search(query: ListQuery, total: number | undefined, path: AccessPath): Promise<PageStream> {
+    const stored = query.datasets.reduce((sum, d) => sum + d.resolved.rowCount, 0);
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
+      const most = this.ctx.sortedWithEntriesMax;
+      const listTotal = stored <= most ? stored : total ?? (await path.countOn(c));
+      if (listTotal > most) {
+        return { page: await sortedPage(c, query, listTotal, () => this.startRangeOf(c, query), entrySourcesOn(this.ctx, c, query)) };
+      }
       const search = compileSearch(query, ENTRY_BYTES_SQL);
       return { page: entryChunks(await streamRows(c, search.sql, search.params)) };
     });
     return page;
+  }
+
+  /** The start range of the query's versions together. */
+  private async startRangeOf(c: DuckDBConnection, query: ListQuery): Promise<StartRange> {
+    const ranges: StartRange[] = [];
+    for (const d of query.datasets) ranges.push(await this.ctx.startRangeOf(c, d.resolved.versionId));
+    return { firstUs: Math.min(...ranges.map((r) => r.firstUs)), lastUs: Math.max(...ranges.map((r) => r.lastUs)) };
   }
 
   listPage(query: ListQuery, path: AccessPath): Promise<ListPage> {

@@ -28,7 +28,7 @@ export async function heldPageOf<T extends { page: AsyncIterable<EntryChunk> }>(
 }
 
 /** A page already read whole (it holds no engine). */
-export function pageOf(entries: string[]): PageStream {
+export function pageOf(entries: EntryChunk): PageStream {
   return pageStream({
     async *[Symbol.asyncIterator]() {
       if (entries.length > 0) yield entries;

@@ -42,4 +42,6 @@ export interface PathContext {
   cells: ReadonlyMap<number, Int32Array>;
   /** A version's range of starts, read once and kept by the store. */
   startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange>;
+  /** Lists of at most this many rows are sorted with their entries (sorted-page.ts). */
+  sortedWithEntriesMax: number;
 }

@@ -7,7 +7,7 @@ import type { ListPage, PageStream } from '../store.ts';
 import { countThenSearch } from '../store.ts';
 import type { AccessPath, PageReader, PathContext } from './paths.ts';
 import { pageOf } from './held-page.ts';
-import type { EntrySources } from './entries-by-id.ts';
+import { entrySourcesOn } from './entries-by-id.ts';
 import { SPATIAL_PAGE_LIMIT, spatialCount, spatialPage, type SpatialCount, type SpatialPlan } from './spatial-table.ts';
 
 /** Starts kept per counted polygon query at most (8 bytes each). */
@@ -33,21 +33,10 @@ export class PlacesPath implements AccessPath {
   async search(query: ListQuery, total?: number): Promise<PageStream> {
     if (query.limit > SPATIAL_PAGE_LIMIT) return this.pages.search(query, total, this);
     const counted = this.counted;
-    return pageOf(await this.ctx.pool.use('heavy', (c) => spatialPage(c, this.plan, query, this.sourcesOn(c, query), total ?? counted?.total, counted?.starts)));
+    return pageOf(await this.ctx.pool.use('heavy', (c) => spatialPage(c, this.plan, query, entrySourcesOn(this.ctx, c, query), total ?? counted?.total, counted?.starts)));
   }
 
   listPage(query: ListQuery): Promise<ListPage> {
     return countThenSearch(this, query);
-  }
-
-  private sourcesOn(c: DuckDBConnection, query: ListQuery): EntrySources {
-    return {
-      pointFile: (versionId) => this.ctx.points.get(versionId),
-      density: async (versionId) => {
-        const range = await this.ctx.startRangeOf(c, versionId);
-        const rows = query.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
-        return rows / Math.max(1, range.lastUs - range.firstUs);
-      },
-    };
   }
 }

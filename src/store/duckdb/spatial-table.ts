@@ -20,6 +20,7 @@ import { entriesOf, type EntrySources } from './entries-by-id.ts';
 import { float64Column, int32Column } from './chunk-columns.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 import { streamRows } from './statements.ts';
+import type { EntryChunk } from '../entry-bytes.ts';
 
 export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_events (
@@ -270,7 +271,7 @@ export const SPATIAL_PAGE_LIMIT = 1000;
  * top-N sort) and all of them when too few of those pass. `total` (the query's count, when known)
  * ends the reading as soon as no more rows can pass.
  */
-export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan, query: ListQuery, sources: EntrySources, total?: number, starts?: Float64Array): Promise<string[]> {
+export async function spatialPage(c: DuckDBConnection, plan: SpatialPlan, query: ListQuery, sources: EntrySources, total?: number, starts?: Float64Array): Promise<EntryChunk> {
   const wanted = Math.min(query.offset + query.limit, total ?? Infinity);
   if (plan.ranges.length === 0 || wanted <= query.offset) return [];
   const passes: { cap?: number; bound?: (b: SqlBuilder<DuckDBValue>) => string }[] = [];

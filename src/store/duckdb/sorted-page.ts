@@ -1,0 +1,120 @@
+// A page sorted by the engine (any list that storage order does not answer: several dataset
+// versions, or a sort by end) found on the sort columns alone, then its entries read by (version,
+// id, start) as spatial pages are (entries-by-id.ts). Sorting the entries themselves carried
+// about 1 KB a row through the sort: on the 10M catalogue a page of the five datasets at offset
+// 50,000 took 17.3-19.5 s. Found on (start, id) the same sort took 0.55-0.8 s, and 22 ms within a
+// window of starts that holds the page (docs/performance.md, "Sorted pages").
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { ListQuery } from '../../query/types.ts';
+import { ORDER_BY } from '../sql.ts';
+import type { EntryChunk } from '../entry-bytes.ts';
+import { compileRows, type CompiledSql } from './compile.ts';
+import { entriesOf, type EntrySources } from './entries-by-id.ts';
+import { nextTurn } from './entry-stream.ts';
+import { nothing, type StartRange } from './stored-order.ts';
+import { readRows } from './statements.ts';
+
+/**
+ * Lists of at most this many rows are sorted with their entries in one statement. On the 10M
+ * catalogue (`.exp/crossover.mts`, 2026-11-27, load 0.5-1.2), p50 of 7 in process, direct against
+ * found then read: 2 datasets, 483 rows 14.1 / 12.6 ms, 972 rows 10.9 / 14.5; 5 datasets, 984 rows
+ * 84.4 / 34.7, 8,032 rows 104.5 / 25.6; fishing of one flag by -end, 25,875 rows 62.3 / 23.1.
+ */
+export const SORTED_WITH_ENTRIES_MAX = 1_000;
+
+/** Entries read per statement (entriesOf) and handed over per chunk. */
+const ENTRY_BATCH = 4096;
+
+/** Probes of each bound of a window of starts; a bound that no probe found is left open. */
+const MAX_PROBES = 5;
+
+/**
+ * A window of starts that holds the page: no row of the page starts outside it, and `before` of the
+ * list's rows come before the window in the list's order.
+ */
+export interface StartWindow {
+  /** Rows start at or after it (µs). */
+  fromUs?: number;
+  /** Rows start before it (ascending) or at or before it (descending), µs. */
+  untilUs?: number;
+  before: number;
+}
+
+/** The query's rows with one more condition on start, bound as a parameter. */
+function withStart(rows: CompiledSql, op: '<' | '<=' | '>' | '>=', us: number): CompiledSql {
+  return { sql: `${rows.sql} AND start_ts ${op} make_timestamp($${rows.params.length + 1}::BIGINT)`, params: [...rows.params, BigInt(Math.round(us))] };
+}
+
+async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> {
+  return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
+}
+
+/**
+ * A window of starts around a page of a list sorted by start. Its bounds are guessed from the
+ * range of the versions' starts as if events were spread evenly, then checked by counting the rows
+ * beyond them (events are stored sorted by version and start, so the zone maps read only the rows
+ * counted): the far bound must leave the page's rows inside (a guess too near is pushed four times
+ * further), the near one must leave out no more rows than the offset (a guess too far is pulled
+ * four times nearer).
+ */
+export async function startWindow(c: DuckDBConnection, query: ListQuery, rows: CompiledSql, total: number, range: StartRange): Promise<StartWindow> {
+  const ascending = query.sort === '+start';
+  const needed = query.offset + query.limit;
+  const span = Math.max(0, range.lastUs - range.firstUs);
+  const rate = span / Math.max(1, total);
+  // µs from the list's first start, in the list's order, to a time.
+  const at = (fromFirst: number) => (ascending ? range.firstUs + fromFirst : range.lastUs - fromFirst);
+  const window: StartWindow = { before: 0 };
+  if (needed < total) {
+    for (let probe = 0, reach = rate * needed * 1.5 + 1e6; probe < MAX_PROBES && reach < span; probe++, reach *= 4) {
+      const bound = at(reach);
+      if ((await countOf(c, withStart(rows, ascending ? '<' : '>=', bound))) < needed) continue;
+      if (ascending) window.untilUs = bound;
+      else window.fromUs = bound;
+      break;
+    }
+  }
+  if (query.offset > query.limit) {
+    for (let probe = 0, reach = rate * query.offset * 0.67; probe < MAX_PROBES && reach >= 1; probe++, reach /= 4) {
+      const bound = at(reach);
+      const before = await countOf(c, withStart(rows, ascending ? '<' : '>', bound));
+      if (before > query.offset) continue;
+      if (ascending) window.fromUs = bound;
+      else window.untilUs = bound;
+      window.before = before;
+      break;
+    }
+  }
+  return window;
+}
+
+/** The page's rows as (version, id, start in µs), in the list's order. */
+async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>): Promise<[number, string, number][]> {
+  const listed = compileRows(query);
+  let rows = listed;
+  let before = 0;
+  if (query.sort === '+start' || query.sort === '-start') {
+    const window = await startWindow(c, query, listed, total, await range());
+    if (window.fromUs !== undefined) rows = withStart(rows, '>=', window.fromUs);
+    if (window.untilUs !== undefined) rows = withStart(rows, query.sort === '+start' ? '<' : '<=', window.untilUs);
+    before = window.before;
+  }
+  const n = rows.params.length;
+  const sql = `SELECT version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
+  return (await readRows(c, sql, [...rows.params, query.limit, query.offset - before])) as [number, string, number][];
+}
+
+/**
+ * The page's entries in chunks: its rows found first, their entries then read a batch at a time.
+ * `range` gives the start range of the query's versions together (read only for a sort by start).
+ */
+export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources): Promise<AsyncIterable<EntryChunk>> {
+  const rows = await pageRows(c, query, total, range);
+  if (rows.length === 0) return nothing();
+  return (async function* batches() {
+    for (let at = 0; at < rows.length; at += ENTRY_BATCH) {
+      if (at > 0) await nextTurn();
+      yield await entriesOf(c, rows.slice(at, at + ENTRY_BATCH), sources);
+    }
+  })();
+}
