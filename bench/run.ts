@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { httpClient } from './http-client.ts';
 import { warmUp } from './warm-up.ts';
-import { demoDatabase, log, rssMiB, startServer } from './server.ts';
+import { demoDatabase, log, peakTracker, rssMiB, startServer } from './server.ts';
 import { entriesOfList, receiveBulk } from './bulk-receive.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
@@ -204,6 +204,7 @@ const send = async (req: Request, extraHeaders: Record<string, string> = {}) => 
 try {
   await new Promise((resolve) => setTimeout(resolve, 500));
   const idleMiB = rssMiB(serverPid, 'VmRSS');
+  const peaks = peakTracker(serverPid);
   // The cold pass: the fresh server's first requests of each class, in turn, with no warm-up (what
   // the first users after a restart or a load meet). The warm pass below is the budgets'.
   const cold = new Map<string, { p50: number; p95: number }>();
@@ -223,6 +224,7 @@ try {
   const access = { canRead: () => true };
   const rows: Record<string, unknown>[] = [];
   for (const cls of classes.filter((c) => selected(c.name))) {
+    peaks.sinceLast();
     const requests = Array.from({ length: SAMPLES }, () => cls.make());
     if (quick) await send(cls.make());
     else {
@@ -256,6 +258,7 @@ try {
     rows.push({
       class: cls.name, coldP50: cold.get(cls.name)?.p50, coldP95: cold.get(cls.name)?.p95, p50: round(p50), p95: round(percentile(latencies, 95)), p99: round(percentile(latencies, 99)),
       rps8: round(result.requests.average, 0), errors: result.errors + result.non2xx, engineP50: round(enginePercentile), overhead: round(p50 / enginePercentile, 2),
+      peakMiB: peaks.sinceLast(),
     });
     log(`${cls.name}: p50 ${round(p50)} ms, engine ${round(enginePercentile)} ms, ${round(result.requests.average, 0)} req/s with 8 clients`);
   }
@@ -285,7 +288,7 @@ try {
     spec.push((await receiveBigPage({ 'x-wire-format': 'spec' })).receivedAt - t0);
   }
   const bigPage = {
-    entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM'),
+    entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: peaks.lifetime(),
     spec: { ms: round(percentile(spec, 50)), entriesPerSecond: round(entries / (percentile(spec, 50) / 1000), 0) },
   };
   // Up to a million entries of the first dataset as GeoParquet, written whole by the server before
@@ -300,7 +303,7 @@ try {
     parquetEntries = Math.min(1_000_000, Number(/\r\nx-total-count: (\d+)/i.exec(file.head)?.[1]));
   }
   const parquet = parquetRuns.length ? {
-    entries: parquetEntries, ms: round(percentile(parquetRuns, 50)), entriesPerSecond: round(parquetEntries / (percentile(parquetRuns, 50) / 1000), 0), serverPeakMiB: rssMiB(serverPid, 'VmHWM'),
+    entries: parquetEntries, ms: round(percentile(parquetRuns, 50)), entriesPerSecond: round(parquetEntries / (percentile(parquetRuns, 50) / 1000), 0), serverPeakMiB: peaks.lifetime(),
   } : undefined;
   const result = {
     date: new Date().toISOString(),
@@ -311,9 +314,9 @@ try {
   const table = [
     `Benchmark ${result.date.slice(0, 10)}, ${args.engine === 'postgres' ? 'PostgreSQL engine, ' : ''}${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, ${SAMPLES} requests per class${quick ? ' (quick mode: figures not meaningful)' : ''}`,
     '',
-    '| class | cold p50 ms | cold p95 ms | p50 ms | p95 ms | p99 ms | req/s, 8 clients | engine p50 ms | service / engine |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...rows.map((x) => `| ${x['class']} | ${x['coldP50']} | ${x['coldP95']} | ${x['p50']} | ${x['p95']} | ${x['p99']} | ${x['rps8']} | ${x['engineP50']} | ${x['overhead']}x |`),
+    '| class | cold p50 ms | cold p95 ms | p50 ms | p95 ms | p99 ms | req/s, 8 clients | engine p50 ms | service / engine | server peak MiB |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map((x) => `| ${x['class']} | ${x['coldP50']} | ${x['coldP95']} | ${x['p50']} | ${x['p95']} | ${x['p99']} | ${x['rps8']} | ${x['engineP50']} | ${x['overhead']}x | ${x['peakMiB']} |`),
     '',
     `Cold: a fresh server's first ${COLD_SAMPLES} requests of each class, classes in turn, no warm-up. The other columns: after a warm-up, ${SAMPLES} requests with one client.`,
     ...(big.length ? ['', `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s (wire format spec: ${bigPage.spec.entriesPerSecond.toLocaleString('en')} entries/s, ${bigPage.spec.ms} ms); server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`] : []),

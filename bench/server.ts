@@ -1,7 +1,7 @@
 // What the benchmark, the fuzzer and the soak share: a demo database built by the real CLI and kept
 // in bench/cache (keyed by size and seed), and the real server on a free port with a token.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TokenFile } from '../src/auth/tokens.ts';
 
@@ -55,4 +55,26 @@ export async function startServer(database: string | string[], tool: string, ext
 export function rssMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
+}
+
+/**
+ * The server's peak resident memory since the last call (MiB), and over its whole life so far: the
+ * kernel's peak (VmHWM) is read, then reset to the current RSS (`clear_refs`), so each class of the
+ * benchmark reports its own peak. Where the reset is refused, every peak is the lifetime one.
+ */
+export function peakTracker(pid: number): { sinceLast(): number; lifetime(): number } {
+  let lifetime = 0;
+  return {
+    sinceLast() {
+      const peak = rssMiB(pid, 'VmHWM');
+      lifetime = Math.max(lifetime, peak);
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      } catch {
+        // Not Linux, or not allowed: the peaks stay lifetime peaks.
+      }
+      return peak;
+    },
+    lifetime: () => Math.max(lifetime, rssMiB(pid, 'VmHWM')),
+  };
 }

@@ -94,15 +94,15 @@ export async function listRegions(db: Database, filter: { dataset: string; name:
  * or gives one of this layout the point files and the spatial and region tables' rows it lacks (written before
  * they existed); the old file is replaced only once the new one is complete.
  */
-export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ from: number; to: number; rows: number; pointFiles: number; spatialVersions: number; regionVersions: number; identityVersions: number }> {
-  const { writer, from, rows, pointFiles, spatialVersions, regionVersions, identityVersions } = await DuckDbWriter.migrating(dbPath, onWait, onRows);
+export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ from: number; to: number; rows: number; pointFiles: number; spatialVersions: number; regionVersions: number; identityVersions: number; statsMonthVersions: number }> {
+  const { writer, from, rows, pointFiles, spatialVersions, regionVersions, identityVersions, statsMonthVersions } = await DuckDbWriter.migrating(dbPath, onWait, onRows);
   try {
     await writer.commit();
   } catch (e) {
     await writer.abandon();
     throw e;
   }
-  return { from, to: DUCKDB_LAYOUT, rows, pointFiles, spatialVersions, regionVersions, identityVersions };
+  return { from, to: DUCKDB_LAYOUT, rows, pointFiles, spatialVersions, regionVersions, identityVersions, statsMonthVersions };
 }
 
 /**

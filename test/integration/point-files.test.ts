@@ -289,7 +289,7 @@ test('a database whose point files are missing answers the same from the events 
   assert.deepEqual(await sql(path, `SELECT column_name FROM information_schema.columns WHERE table_name = 'vessel_events' AND column_name = 'entry'`), [], 'the point files hold the entries now');
   assert.deepEqual(await answers(), withoutFiles);
   assert.deepEqual(withoutFiles[0]!.map(([, record]) => record), sample);
-  await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\), its point files, its spatial, region and vessel identity tables/);
+  await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\), its point files, its spatial, region, vessel identity and monthly statistics tables/);
 
   // A file the database names but that is gone: the version is answered from the events table,
   // and the store says so with the command that writes it again.

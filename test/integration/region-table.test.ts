@@ -187,7 +187,7 @@ test('a database without the table\'s rows answers from events, and migrate writ
   const listed = REGION_MEMBERS.filter((m) => REGION_TABLE_MEMBERS.includes(m.member)).map((m) => `len(list_distinct(${m.column}))`).join(' + ');
   assert.equal(await count(path, 'SELECT count(*) FROM region_events'), await count(path, `SELECT sum(${listed}) FROM events`));
   assert.deepEqual(await answersOf(path, requests), before);
-  await assert.rejects(migrateDatabase(path), /its spatial, region and vessel identity tables; nothing to migrate/);
+  await assert.rejects(migrateDatabase(path), /its spatial, region, vessel identity and monthly statistics tables; nothing to migrate/);
 });
 
 test('dropping a version drops its rows of the table', async () => {

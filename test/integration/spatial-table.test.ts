@@ -259,5 +259,5 @@ test('a database without the table\'s rows answers from events, and migrate writ
   assert.equal(spatialVersions, await readOnly(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM dataset_versions')).getRowsJS()[0]![0])));
   assert.equal(await readOnly(path, async (c) => Number((await c.runAndReadAll('SELECT count(*) FROM spatial_events')).getRowsJS()[0]![0])), fixture.records.length);
   assert.deepEqual(await answers(), before);
-  await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\), its point files, its spatial, region and vessel identity tables/);
+  await assert.rejects(migrateDatabase(path), /already has this version's storage layout \(3\), its point files, its spatial, region, vessel identity and monthly statistics tables/);
 });

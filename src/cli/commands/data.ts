@@ -135,19 +135,19 @@ export const versionsCommand: Command = {
 
 export const migrateCommand: Command = {
   usage: 'vessel-events migrate --db PATH',
-  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals). The old file is replaced only when the new one is complete.',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals), the vessel identities (vessel search) and the monthly counts (statistics). The old file is replaced only when the new one is complete.',
   options: ['db'],
   async run(flags) {
     const { migrateDatabase } = await import('../../store/engines.ts');
     const dbPath = option('db', flags);
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
-      const { from, to, rows, pointFiles, spatialVersions, regionVersions, identityVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
+      const { from, to, rows, pointFiles, spatialVersions, regionVersions, identityVersions, statsMonthVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {
         progress ??= progressReporter('migrate', total, 'writing point files');
         progress.update(written);
       });
       progress?.done();
-      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${counted(pointFiles, 'version')}, the rows sorted by place (polygon queries) of ${counted(spatialVersions, 'version')}, the rows sorted by region (region totals) of ${counted(regionVersions, 'version')} and the vessel identities (vessel search) of ${counted(identityVersions, 'version')} of ${dbPath}: ${counted(rows, 'event')}`);
+      if (from === to) console.log(`wrote the point files (lookups by id and vessel histories) of ${counted(pointFiles, 'version')}, the rows sorted by place (polygon queries) of ${counted(spatialVersions, 'version')}, the rows sorted by region (region totals) of ${counted(regionVersions, 'version')}, the vessel identities (vessel search) of ${counted(identityVersions, 'version')} and the monthly counts (statistics) of ${counted(statsMonthVersions, 'version')} of ${dbPath}: ${counted(rows, 'event')}`);
       else console.log(`migrated ${dbPath} from storage layout ${from} to ${to}: ${counted(rows, 'event')}, ${counted(pointFiles, 'point file')}`);
     } catch (e) {
       if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);

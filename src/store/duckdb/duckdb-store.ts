@@ -24,6 +24,7 @@ import type { PointFile } from './point-file-format.ts';
 import { openPointFiles } from './point-file-catalog.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
+import { monthRows, readStatsMonthVersions } from './stats-months.ts';
 import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import { tableExists } from './tables.ts';
@@ -82,6 +83,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     /** Each version's point file (point-file-format.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
     regionVersions: ReadonlySet<number>,
+    /** The versions stats_months holds (stats-months.ts). */
+    private readonly statsMonthVersions: ReadonlySet<number>,
     contents: CatalogContents,
     sortedWithEntriesMax: number,
   ) {
@@ -126,11 +129,12 @@ export class DuckDbStore extends Catalog implements EventStore {
     });
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
+    const statsMonthVersions = await readStatsMonthVersions(catalogConnection);
     const memoryLimit = options.memoryLimit ?? String((await catalogConnection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX);
+    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX);
   }
 
   /** A version's range of starts, read once and kept. */
@@ -167,7 +171,7 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
-    return this.pool.use('heavy', (c) => computeStats(c, query, options));
+    return this.pool.use('heavy', (c) => computeStats(c, query, options, monthRows(query, options, this.statsMonthVersions)));
   }
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {

@@ -9,6 +9,7 @@ import type { EventStats } from '../store.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
 import { vesselTableAnswers } from './vessel-table.ts';
 import { readRows } from './statements.ts';
+import type { MonthRows } from './stats-months.ts';
 
 const TRUNC: Record<TimeseriesInterval, string> = { HOUR: 'hour', DAY: 'day', MONTH: 'month', YEAR: 'year' };
 const COLUMN_OF = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column]));
@@ -22,30 +23,64 @@ function groupSource(groupBy: GroupBy): { name: string; from: string } {
   return { name: column[groupBy]!, from: 'events' };
 }
 
-export async function computeStats(c: DuckDBConnection, query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
+/**
+ * Where the counts come from: the events table, or stats_months for its whole months and events for
+ * the window's edges (stats-months.ts). Each gives its rows as (vessel_flag, bucket, n) and its
+ * vessels' keys.
+ */
+interface CountSource {
+  /** Rows of (vessel_flag, n): each a group of events. */
+  byFlag: CompiledSql;
+  /** Rows of (b, n) for the series, b the day (or hour) of start, or its month where only months are known. */
+  buckets(interval: TimeseriesInterval): CompiledSql;
+  vessels: CompiledSql;
+}
+
+function eventSource(query: EventQuery, where: CompiledSql): CountSource {
+  return {
+    byFlag: { sql: `SELECT vessel_flag, count(*)::DOUBLE AS n FROM events WHERE ${where.sql} GROUP BY 1`, params: where.params },
+    // Days are found by a cast (an integer division), then gathered into months or years:
+    // date_trunc on every row cost 236 ms over 5M rows, the cast and the regrouping 91 ms.
+    buckets: (interval) => ({
+      sql: `SELECT ${interval === 'HOUR' ? `date_trunc('hour', start_ts)` : 'start_ts::DATE'} AS b, count(*) AS n FROM events WHERE ${where.sql} GROUP BY b`,
+      params: where.params,
+    }),
+    vessels: vesselsOf(query, where),
+  };
+}
+
+function monthSource(months: MonthRows): CountSource {
+  return {
+    byFlag: { sql: `SELECT vessel_flag, sum(n)::DOUBLE AS n FROM (${months.counts.sql}) GROUP BY 1`, params: months.counts.params },
+    buckets: () => ({ sql: `SELECT month AS b, sum(n) AS n FROM (${months.counts.sql}) GROUP BY b`, params: months.counts.params }),
+    vessels: { sql: `SELECT count(DISTINCT vessel_key)::DOUBLE FROM (${months.vesselKeys.sql})`, params: months.vesselKeys.params },
+  };
+}
+
+/** The statistics; `months` when stats_months answers the query (stats-months.ts, monthRows). */
+export async function computeStats(c: DuckDBConnection, query: EventQuery, options: StatsOptionsNormalized, months?: MonthRows): Promise<EventStats> {
   const where = compileWhere(query);
+  const source = months ? monthSource(months) : eventSource(query, where);
   const stats: EventStats = {};
   // One grouping by flag gives the total, the flags and (grouped by FLAG) the groups: cheaper than
   // a count and a distinct list apart (115 against 380 ms over 5M rows, docs/performance.md).
-  const byFlag = options.includes.has('TOTAL_COUNT') || (options.includes.has('EVENTS_GROUPED') && options.groupBy === 'FLAG') ? await countsByFlag(c, where) : undefined;
+  const byFlag = options.includes.has('TOTAL_COUNT') || (options.includes.has('EVENTS_GROUPED') && options.groupBy === 'FLAG') ? await countsByFlag(c, source.byFlag) : undefined;
   if (options.includes.has('TOTAL_COUNT')) {
     const flags = byFlag!.filter((g) => g.name !== null).sort((a, b) => a.nameRank - b.nameRank).map((g) => g.name!);
     const numEvents = byFlag!.reduce((sum, g) => sum + g.value, 0);
-    Object.assign(stats, { numEvents, numFlags: flags.length, numVessels: await countVessels(c, query, where), flags });
+    const numVessels = (await readRows(c, source.vessels.sql, source.vessels.params))[0]![0] as number;
+    Object.assign(stats, { numEvents, numFlags: flags.length, numVessels, flags });
   }
   if (options.includes.has('TIME_SERIES')) {
-    // Grouped on the bucket, formatted once per bucket rather than once per row. Days are found by
-    // a cast (an integer division), then gathered into months or years: date_trunc on every row
-    // cost 236 ms over 5M rows, the cast and the regrouping 91 ms.
-    const inner = options.interval === 'HOUR' ? `date_trunc('hour', start_ts)` : 'start_ts::DATE';
+    // Grouped on the bucket, formatted once per bucket rather than once per row.
     const outer = options.interval === 'HOUR' || options.interval === 'DAY' ? 'b' : `date_trunc('${TRUNC[options.interval]}', b)`;
+    const buckets = source.buckets(options.interval);
     const rows = await readRows(c,
       `SELECT strftime(bucket, '%Y-%m-%dT%H:%M:%S.000Z'), n FROM (
-         SELECT ${outer} AS bucket, sum(n)::DOUBLE AS n FROM (
-           SELECT ${inner} AS b, count(*) AS n FROM events WHERE ${where.sql} GROUP BY b)
+         SELECT ${outer} AS bucket, sum(n)::DOUBLE AS n FROM (${buckets.sql})
          GROUP BY bucket)
        ORDER BY bucket`,
-      where.params,
+      buckets.params,
     );
     stats.timeseries = rows.map(([date, value]) => ({ date: date as string, value: value as number }));
   }
@@ -85,12 +120,10 @@ interface FlagCount {
 }
 
 /** Entries per flag (null: no flag), by count descending and then name, as groups are ordered. */
-async function countsByFlag(c: DuckDBConnection, where: CompiledSql): Promise<FlagCount[]> {
+async function countsByFlag(c: DuckDBConnection, byFlag: CompiledSql): Promise<FlagCount[]> {
   const rows = await readRows(c,
-    `SELECT vessel_flag, n, row_number() OVER (ORDER BY vessel_flag)::DOUBLE FROM (
-       SELECT vessel_flag, count(*)::DOUBLE AS n FROM events WHERE ${where.sql} GROUP BY 1)
-     ORDER BY n DESC, vessel_flag`,
-    where.params,
+    `SELECT vessel_flag, n, row_number() OVER (ORDER BY vessel_flag)::DOUBLE FROM (${byFlag.sql}) ORDER BY n DESC, vessel_flag`,
+    byFlag.params,
   );
   return rows.map(([name, value, nameRank]) => ({ name: name as string | null, value: value as number, nameRank: nameRank as number }));
 }
@@ -100,9 +133,9 @@ async function countsByFlag(c: DuckDBConnection, where: CompiledSql): Promise<Fl
  * keys are counted (103 ms over 5M rows); otherwise a hash of the ids in events (258-337 ms, the
  * ids' texts are decompressed for every row).
  */
-async function countVessels(c: DuckDBConnection, query: EventQuery, where: CompiledSql): Promise<number> {
+function vesselsOf(query: EventQuery, where: CompiledSql): CompiledSql {
   const sql = vesselTableAnswers(query)
     ? `SELECT count(DISTINCT vessel_key)::DOUBLE FROM vessel_events WHERE ${where.sql}`
     : `SELECT count(DISTINCT hash(vessel_id))::DOUBLE FROM events WHERE ${where.sql}`;
-  return (await readRows(c, sql, where.params))[0]![0] as number;
+  return { sql, params: where.params };
 }

@@ -18,6 +18,7 @@ import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from '.
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { dropSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
 import { dropRegionRows, writeMissingRegionRows } from './region-table.ts';
+import { dropStatsMonthRows, writeMissingStatsMonthRows } from './stats-months.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
@@ -283,7 +284,7 @@ export class DuckDbWriter implements EngineWriter {
    * versions, groups, ports, regions): `vessel-events migrate`. The old file is read, never
    * changed; commit() puts the new one in its place.
    */
-  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number; spatialVersions: number; regionVersions: number; identityVersions: number }> {
+  static async migrating(target: string, onWait?: (holder: LockHolder) => void, onRows?: PointFileProgress): Promise<{ writer: DuckDbWriter; from: number; rows: number; pointFiles: number; spatialVersions: number; regionVersions: number; identityVersions: number; statsMonthVersions: number }> {
     if (!existsSync(target)) throw new LoadRefused(`no database at ${target}`);
     const lock = await LoadLock.acquire(target, onWait);
     let writer: DuckDbWriter | undefined;
@@ -296,16 +297,16 @@ export class DuckDbWriter implements EngineWriter {
         copyFileSync(target, workPath);
         writer = await DuckDbWriter.start(target, workPath, lock, {});
         // What a file from before point files, the spatial table or the region table lacks is those.
-        const { spatialVersions, regionVersions, identityVersions, pointFiles: written } = await writer.writeMissingServingData(onRows);
-        if (written.length === 0 && spatialVersions === 0 && regionVersions === 0 && identityVersions === 0) {
-          throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files, its spatial, region and vessel identity tables; nothing to migrate`);
+        const { spatialVersions, regionVersions, identityVersions, statsMonthVersions, pointFiles: written } = await writer.writeMissingServingData(onRows);
+        if (written.length === 0 && spatialVersions === 0 && regionVersions === 0 && identityVersions === 0 && statsMonthVersions === 0) {
+          throw new LoadRefused(`${target} already has this version's storage layout (${layout}), its point files, its spatial, region, vessel identity and monthly statistics tables; nothing to migrate`);
         }
         const rows = Number((await writer.connection.runAndReadAll(`SELECT count(*) FROM events`)).getRowsJS()[0]![0]);
-        return { writer, from: layout, rows, pointFiles: written.length, spatialVersions, regionVersions, identityVersions };
+        return { writer, from: layout, rows, pointFiles: written.length, spatialVersions, regionVersions, identityVersions, statsMonthVersions };
       }
       writer = await DuckDbWriter.start(target, workPath, lock, {});
       const copied = await writer.copyOlderLayout(target, onRows);
-      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions, regionVersions: copied.versions, identityVersions: copied.versions };
+      return { writer, ...copied, pointFiles: writer.pointFilesWritten.length, spatialVersions: copied.versions, regionVersions: copied.versions, identityVersions: copied.versions, statsMonthVersions: copied.versions };
     } catch (e) {
       if (writer) await writer.abandon();
       else lock.release();
@@ -344,18 +345,19 @@ export class DuckDbWriter implements EngineWriter {
    * together they take less than one after the other (docs/performance.md). The working copy is
    * published whole or not at all, so these writes need not share the events' transaction.
    */
-  private async writeMissingServingData(onRows?: PointFileProgress): Promise<{ spatialVersions: number; regionVersions: number; identityVersions: number; pointFiles: string[] }> {
+  private async writeMissingServingData(onRows?: PointFileProgress): Promise<{ spatialVersions: number; regionVersions: number; identityVersions: number; statsMonthVersions: number; pointFiles: string[] }> {
     const tables = async () => ({
       spatial: await writeMissingSpatialRows(this.ingestConnection),
       region: await writeMissingRegionRows(this.ingestConnection),
       identity: await writeMissingIdentityRows(this.ingestConnection),
+      statsMonths: await writeMissingStatsMonthRows(this.ingestConnection),
     });
     const [written, counts] = await Promise.allSettled([writeMissingPointFiles(this.connection, this.target, onRows), tables()]);
     if (written.status === 'fulfilled') this.pointFilesWritten.push(...written.value);
     if (written.status === 'rejected') throw written.reason;
     if (counts.status === 'rejected') throw counts.reason;
     await dropIdIndex(this.connection);
-    return { spatialVersions: counts.value.spatial, regionVersions: counts.value.region, identityVersions: counts.value.identity, pointFiles: written.value };
+    return { spatialVersions: counts.value.spatial, regionVersions: counts.value.region, identityVersions: counts.value.identity, statsMonthVersions: counts.value.statsMonths, pointFiles: written.value };
   }
 
   /** Replaces the listed groups' members (groups not in the load are kept). */
@@ -412,6 +414,7 @@ export class DuckDbWriter implements EngineWriter {
       await dropSpatialRows(c, found.versionId);
       await dropRegionRows(c, found.versionId);
       await dropIdentityRows(c, found.versionId);
+      await dropStatsMonthRows(c, found.versionId);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
       await forgetPointFile(c, found.versionId);
     });
