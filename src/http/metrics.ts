@@ -2,7 +2,7 @@
 // needs a valid token, as the API does (Prometheus sends one with `authorization: {credentials}`).
 // What it counts: requests by route, method and status, with their latency; the time of each kind
 // of store call (count, page, stats, by id); the engine's connections in use and queries waiting;
-// the requests refused because the engine's memory limit was reached;
+// the requests refused because the engine's memory limit was reached; the embedded engine's memory;
 // the loaded versions and their rows; and the process (memory, CPU, event loop: prom-client's
 // default metrics).
 import type { FastifyInstance } from 'fastify';
@@ -36,6 +36,14 @@ export function createMetrics(inner: StoreProvider): Metrics {
       this.set({ state: 'size' }, load.size);
       this.set({ state: 'in_use' }, load.inUse);
       this.set({ state: 'waiting' }, load.waiting);
+    },
+  });
+  new Gauge({
+    name: 'vessel_events_engine_memory_bytes', help: 'what the embedded engine holds in its buffer pool (cached blocks and working memory, bounded by --memory-limit); absent on PostgreSQL', registers: [registry],
+    async collect() {
+      const bytes = await inner.current().engineMemoryBytes();
+      if (bytes === undefined) this.reset();
+      else this.set(bytes);
     },
   });
   new Gauge({

@@ -122,7 +122,7 @@ function applied(bytes: Buffer, edits: Edit[]): Buffer {
  * run of whole entries joined by separators, rewritten in place where it only shrinks (the caller
  * hands over bytes it owns). The same bytes as parsing, rewriting and writing each entry (tested on
  * every kind and on hostile strings), found by the native byte search: a page of 99,999 entries in
- * a fraction of the time (docs/performance.md, "The big page in the spec wire format").
+ * a fraction of the time (docs/performance.md, "The big page in runs").
  */
 export function specRewriter(kinds: readonly EventKind[] = EVENT_KINDS): (bytes: Buffer) => Buffer {
   const members = membersOf(kinds);

@@ -22,6 +22,11 @@ export interface EngineLoad {
 export interface EventStore extends DatasetCatalog {
   /** The engine's connections now (the /metrics gauges). */
   engineLoad(): EngineLoad;
+  /**
+   * The bytes an embedded engine holds in its buffer pool (cached blocks and working memory, bounded
+   * by --memory-limit); undefined where the engine's memory is its server's (PostgreSQL).
+   */
+  engineMemoryBytes(): Promise<number | undefined>;
   /** The regions of a region dataset (carried by some event, or with a loaded geometry), by name then id. */
   regionList(dataset: string): RegionEntry[];
   /** The region's name, where one was loaded with its geometry. */

@@ -3,7 +3,7 @@
 // loaded versions and rows, and the process's memory.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestApp, type TestApp } from '../helpers/fixture.ts';
+import { startTestApp, TEST_ENGINE, type TestApp } from '../helpers/fixture.ts';
 
 /** A sample's value: `name{labels} value`. */
 function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
@@ -62,6 +62,11 @@ describe('/metrics', () => {
     assert.equal(sample(text, 'vessel_events_loaded_rows', { dataset: 'public-global-fishing-events:v20240101' }), rows);
     assert.equal(sample(text, 'vessel_events_loaded_versions'), 5);
     assert.ok(sample(text, 'vessel_events_process_resident_memory_bytes')! > 10_000_000);
+    // The embedded engine's buffer pool holds at least the blocks the requests above read; a
+    // PostgreSQL server's memory is its own.
+    const engineMemory = sample(text, 'vessel_events_engine_memory_bytes');
+    if (TEST_ENGINE === 'duckdb') assert.ok(engineMemory! > 100_000, `engine memory ${engineMemory}`);
+    else assert.equal(engineMemory, undefined);
     // An unknown URL is one label, whatever was asked.
     await t.app.inject({ url: '/no/such/thing/1', headers: t.auth });
     await t.app.inject({ url: '/no/such/thing/2', headers: t.auth });

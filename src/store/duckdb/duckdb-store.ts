@@ -144,6 +144,10 @@ export class DuckDbStore extends Catalog implements EventStore {
     return range;
   }
 
+  async engineMemoryBytes(): Promise<number> {
+    return this.pool.use('light', async (c) => (await readRows(c, `SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()`, []))[0]![0] as number);
+  }
+
   engineLoad(): EngineLoad {
     return this.pool.stats();
   }

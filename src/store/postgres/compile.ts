@@ -16,7 +16,7 @@ export function compileWhere(q: EventQuery): CompiledSql {
 
 /**
  * From this offset on, a page sorted by start is found on the index's columns alone, then joined to
- * its rows (docs/performance.md, "The PostgreSQL engine: deep pages on the index"). On 1M events,
+ * its rows (docs/performance.md, "The PostgreSQL engine: pages"). On 1M events,
  * warm, the join cost more than it saved up to offset 2,000 (1.8 against 2.0 ms), and less from
  * 5,000 (2.5 against 2.1; 24.7 against 16.6 at 50,000, and 24.5 against 4.0 sorted by -start).
  */

@@ -161,6 +161,10 @@ export class PostgresStore extends Catalog implements EventStore {
     return this.pool;
   }
 
+  async engineMemoryBytes(): Promise<undefined> {
+    return undefined;
+  }
+
   engineLoad(): EngineLoad {
     return this.pool.stats();
   }

@@ -32,7 +32,7 @@ function inList(b: SqlBuilder, column: string, values: readonly (string | number
   const type = LIST_TYPE[column] ?? 'text';
   // One value as `=`: an index scan on `column = ANY(array)` does not come in the index's order, so
   // a page of one dataset version was a sort of the whole version rather than the first rows of
-  // (version_id, start_ts, id) (docs/performance.md, "The PostgreSQL engine: deep pages on the index").
+  // (version_id, start_ts, id) (docs/performance.md, "The PostgreSQL engine: pages").
   if (held.length === 1) return `${column} ${negated ? '<>' : '='} ${b.param(held[0])}::${type}`;
   return `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(held)}::${type}[])`;
 }
