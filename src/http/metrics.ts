@@ -39,11 +39,12 @@ export function createMetrics(inner: StoreProvider): Metrics {
     },
   });
   new Gauge({
-    name: 'vessel_events_engine_memory_bytes', help: 'what the embedded engine holds in its buffer pool (cached blocks and working memory, bounded by --memory-limit); absent on PostgreSQL', registers: [registry],
+    // Labelled, so that it has no sample at all where the engine's memory is its server's.
+    name: 'vessel_events_engine_memory_bytes', help: 'what the embedded engine holds in its buffer pool (cached blocks and working memory, bounded by --memory-limit); absent on PostgreSQL', labelNames: ['engine'], registers: [registry],
     async collect() {
+      this.reset();
       const bytes = await inner.current().engineMemoryBytes();
-      if (bytes === undefined) this.reset();
-      else this.set(bytes);
+      if (bytes !== undefined) this.set({ engine: 'duckdb' }, bytes);
     },
   });
   new Gauge({

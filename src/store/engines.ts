@@ -45,6 +45,8 @@ export interface ServingOptions {
   /** DuckDB's memory_limit (the DuckDB engine only: PostgreSQL's memory is its server's). */
   memoryLimit?: string;
   threads?: number;
+  /** Lists of at most this many rows are sorted with their entries (the DuckDB engine only; sorted-page.ts). */
+  sortedWithEntriesMax?: number;
 }
 
 /** The stores a server reads, following loads as they land (`watch`). */
