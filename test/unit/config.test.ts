@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, serverConfig } from '../../src/config.ts';
 
-test('memory-limit: 512MB by default, a size from the flag or the environment, a clear error otherwise', () => {
+test('memory-limit: 160MB by default, a size from the flag or the environment, a clear error otherwise', () => {
   const saved = process.env['VESSEL_EVENTS_MEMORY_LIMIT'];
   delete process.env['VESSEL_EVENTS_MEMORY_LIMIT'];
   try {
-    assert.equal(serverConfig({}).memoryLimit, '512MB');
+    assert.equal(serverConfig({}).memoryLimit, '160MB');
     assert.equal(serverConfig({ 'memory-limit': '4GB' }).memoryLimit, '4GB');
     process.env['VESSEL_EVENTS_MEMORY_LIMIT'] = '2.5 GiB';
     assert.equal(serverConfig({}).memoryLimit, '2.5 GiB');
