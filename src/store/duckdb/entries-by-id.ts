@@ -82,12 +82,12 @@ export async function entriesOf(c: DuckDBConnection, page: [number, string, numb
     const [first, last] = [cluster.rows[0]![2], cluster.rows[cluster.rows.length - 1]![2]];
     const window = `SELECT version_id::INTEGER, id, ${ENTRY_BYTES_SQL} FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT)`;
     // A window that holds little besides the cluster is read whole, the rows not asked for left
-    // unread: naming 3,041 ids in it took 26-30 ms, the window alone 11 (.exp/idin.mts, 10M).
+    // unread: naming 3,041 ids in it took 26-30 ms, the window alone 11 (in process, 10M, 2026-11-27).
     windows.push(cluster.events <= DENSE_WINDOW * cluster.rows.length ? window : `${window} AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);
   }
   if (windows.length) {
     // Entries are read as bytes, not texts: making JS strings of 99,999 entries took 360-400 ms
-    // of a 550 ms read (.exp/idin2.mts, 10M).
+    // of a 550 ms read (in process, 10M, 2026-11-27).
     const result = await streamRows(c, windows.join(' UNION ALL '), b.params);
     for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
       const versions = int32Column(chunk, 0);

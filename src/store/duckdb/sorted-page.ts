@@ -16,7 +16,7 @@ import { readRows } from './statements.ts';
 
 /**
  * Lists of at most this many rows are sorted with their entries in one statement. On the 10M
- * catalogue (`.exp/crossover.mts`, 2026-11-27, load 0.5-1.2), p50 of 7 in process, direct against
+ * catalogue (2026-11-27, load 0.5-1.2), p50 of 7 in process, direct against
  * found then read: 2 datasets, 483 rows 14.1 / 12.6 ms, 972 rows 10.9 / 14.5; 5 datasets, 984 rows
  * 84.4 / 34.7, 8,032 rows 104.5 / 25.6; fishing of one flag by -end, 25,875 rows 62.3 / 23.1.
  */
