@@ -3,7 +3,8 @@
 // id, start) as spatial pages are (entries-by-id.ts). Sorting the entries themselves carried
 // about 1 KB a row through the sort: on the 10M catalogue a page of the five datasets at offset
 // 50,000 took 17.3-19.5 s. Found on (start, id) the same sort took 0.55-0.8 s, and 22 ms within a
-// window of starts that holds the page (docs/performance.md, "Sorted pages").
+// window of starts that holds the page (docs/performance.md, "Sorted pages"); a sort by end has a
+// window of ends.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import { ORDER_BY } from '../sql.ts';
@@ -25,24 +26,32 @@ export const SORTED_WITH_ENTRIES_MAX = 1_000;
 /** Entries read per statement (entriesOf) and handed over per chunk. */
 const ENTRY_BATCH = 4096;
 
-/** Probes of each bound of a window of starts; a bound that no probe found is left open. */
+/** Probes of each bound of a window; a bound that no probe found is left open. */
 const MAX_PROBES = 5;
 
 /**
- * A window of starts that holds the page: no row of the page starts outside it, and `before` of the
- * list's rows come before the window in the list's order.
+ * One bound of a window on the sort column, as a condition on its rows: `op` the bound's time, or,
+ * with `orOpen`, no end yet (open events sort after every end on +end and before on -end).
  */
-export interface StartWindow {
-  /** Rows start at or after it (µs). */
-  fromUs?: number;
-  /** Rows start before it (ascending) or at or before it (descending), µs. */
-  untilUs?: number;
+interface Bound {
+  op: '<' | '<=' | '>=';
+  us: number;
+  orOpen: boolean;
+}
+
+/**
+ * A window on the sort column that holds the page: no row of the page lies outside its bounds, and
+ * `before` of the list's rows come before the window in the list's order.
+ */
+export interface SortWindow {
+  bounds: Bound[];
   before: number;
 }
 
-/** The query's rows with one more condition on start, bound as a parameter. */
-function withStart(rows: CompiledSql, op: '<' | '<=' | '>' | '>=', us: number): CompiledSql {
-  return { sql: `${rows.sql} AND start_ts ${op} make_timestamp($${rows.params.length + 1}::BIGINT)`, params: [...rows.params, BigInt(Math.round(us))] };
+/** The query's rows with one more condition on the sort column, its time bound as a parameter. */
+function within(rows: CompiledSql, column: string, bound: Bound): CompiledSql {
+  const at = `${column} ${bound.op} make_timestamp($${rows.params.length + 1}::BIGINT)`;
+  return { sql: `${rows.sql} AND ${bound.orOpen ? `(${at} OR ${column} IS NULL)` : at}`, params: [...rows.params, BigInt(Math.round(bound.us))] };
 }
 
 async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> {
@@ -50,37 +59,43 @@ async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> 
 }
 
 /**
- * A window of starts around a page of a list sorted by start. Its bounds are guessed from the
- * range of the versions' starts as if events were spread evenly, then checked by counting the rows
- * beyond them (events are stored sorted by version and start, so the zone maps read only the rows
- * counted): the far bound must leave the page's rows inside (a guess too near is pushed four times
- * further), the near one must leave out no more rows than the offset (a guess too far is pulled
- * four times nearer).
+ * A window around a page of a list sorted by start or end. Its bounds are guessed from the range of
+ * the versions' starts (an event's end is near its start) as if events were spread evenly, then
+ * checked by counting the rows beyond them (events are stored sorted by version and start, so the
+ * zone maps read mostly the rows counted): the far bound must leave the page's rows inside (a guess
+ * too near is pushed four times further), the near one must leave out no more rows than the offset
+ * (a guess too far is pulled four times nearer).
  */
-export async function startWindow(c: DuckDBConnection, query: ListQuery, rows: CompiledSql, total: number, range: StartRange): Promise<StartWindow> {
-  const ascending = query.sort === '+start';
+export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: CompiledSql, total: number, range: StartRange): Promise<SortWindow> {
+  const ascending = query.sort === '+start' || query.sort === '+end';
+  const column = query.sort === '+start' || query.sort === '-start' ? 'start_ts' : 'end_ts';
+  // Open events (no end) come last by +end, first by -end.
+  const openFirst = query.sort === '-end';
+  const openLast = query.sort === '+end';
   const needed = query.offset + query.limit;
   const span = Math.max(0, range.lastUs - range.firstUs);
   const rate = span / Math.max(1, total);
-  // µs from the list's first start, in the list's order, to a time.
+  // µs from the list's first time, in the list's order, to a time.
   const at = (fromFirst: number) => (ascending ? range.firstUs + fromFirst : range.lastUs - fromFirst);
-  const window: StartWindow = { before: 0 };
+  const window: SortWindow = { bounds: [], before: 0 };
   if (needed < total) {
     for (let probe = 0, reach = rate * needed * 1.5 + 1e6; probe < MAX_PROBES && reach < span; probe++, reach *= 4) {
-      const bound = at(reach);
-      if ((await countOf(c, withStart(rows, ascending ? '<' : '>=', bound))) < needed) continue;
-      if (ascending) window.untilUs = bound;
-      else window.fromUs = bound;
+      // The rows up to the bound, in the list's order.
+      const bound: Bound = ascending ? { op: '<', us: at(reach), orOpen: false } : { op: '>=', us: at(reach), orOpen: openFirst };
+      if ((await countOf(c, within(rows, column, bound))) < needed) continue;
+      window.bounds.push(bound);
       break;
     }
   }
   if (query.offset > query.limit) {
     for (let probe = 0, reach = rate * query.offset * 0.67; probe < MAX_PROBES && reach >= 1; probe++, reach /= 4) {
-      const bound = at(reach);
-      const before = await countOf(c, withStart(rows, ascending ? '<' : '>', bound));
+      // Whole microseconds, the columns' unit: after `us` is at or after `us + 1`.
+      const us = Math.round(at(reach));
+      // The rows before the bound, in the list's order, and the window's side of it.
+      const skipped: Bound = ascending ? { op: '<', us, orOpen: false } : { op: '>=', us: us + 1, orOpen: openFirst };
+      const before = await countOf(c, within(rows, column, skipped));
       if (before > query.offset) continue;
-      if (ascending) window.fromUs = bound;
-      else window.untilUs = bound;
+      window.bounds.push(ascending ? { op: '>=', us, orOpen: openLast } : { op: '<=', us, orOpen: false });
       window.before = before;
       break;
     }
@@ -91,22 +106,17 @@ export async function startWindow(c: DuckDBConnection, query: ListQuery, rows: C
 /** The page's rows as (version, id, start in µs), in the list's order. */
 async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>): Promise<[number, string, number][]> {
   const listed = compileRows(query);
-  let rows = listed;
-  let before = 0;
-  if (query.sort === '+start' || query.sort === '-start') {
-    const window = await startWindow(c, query, listed, total, await range());
-    if (window.fromUs !== undefined) rows = withStart(rows, '>=', window.fromUs);
-    if (window.untilUs !== undefined) rows = withStart(rows, query.sort === '+start' ? '<' : '<=', window.untilUs);
-    before = window.before;
-  }
+  const column = query.sort === '+start' || query.sort === '-start' ? 'start_ts' : 'end_ts';
+  const window = await sortWindow(c, query, listed, total, await range());
+  const rows = window.bounds.reduce((sql, bound) => within(sql, column, bound), listed);
   const n = rows.params.length;
   const sql = `SELECT version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
-  return (await readRows(c, sql, [...rows.params, query.limit, query.offset - before])) as [number, string, number][];
+  return (await readRows(c, sql, [...rows.params, query.limit, query.offset - window.before])) as [number, string, number][];
 }
 
 /**
  * The page's entries in chunks: its rows found first, their entries then read a batch at a time.
- * `range` gives the start range of the query's versions together (read only for a sort by start).
+ * `range` gives the start range of the query's versions together.
  */
 export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources): Promise<AsyncIterable<EntryChunk>> {
   const rows = await pageRows(c, query, total, range);
