@@ -22,14 +22,26 @@ export class SqlBuilder<Value = unknown> {
   }
 }
 
-// Ties are broken by id so pages are stable. An open event has not ended: it sorts after every
-// ended event on +end and before them on -end. Both engines store these columns under these names.
-export const ORDER_BY: Readonly<Record<SortValue, string>> = {
-  '+start': 'start_ts ASC, id ASC',
-  '-start': 'start_ts DESC, id DESC',
-  '+end': 'end_ts ASC NULLS LAST, id ASC',
-  '-end': 'end_ts DESC NULLS FIRST, id DESC',
+/**
+ * What each sort orders by: a time column, its direction, and where events without a value go (an
+ * open event has not ended: it sorts after every ended event on +end and before them on -end).
+ * Both engines store these columns under these names.
+ */
+export const SORT_KEYS: Readonly<Record<SortValue, { column: 'start_ts' | 'end_ts'; ascending: boolean; openFirst: boolean }>> = {
+  '+start': { column: 'start_ts', ascending: true, openFirst: false },
+  '-start': { column: 'start_ts', ascending: false, openFirst: false },
+  '+end': { column: 'end_ts', ascending: true, openFirst: false },
+  '-end': { column: 'end_ts', ascending: false, openFirst: true },
 };
+
+// Ties are broken by id so pages are stable. Only end can be missing, so only end names its NULLs' place.
+export const ORDER_BY: Readonly<Record<SortValue, string>> = Object.fromEntries(
+  Object.entries(SORT_KEYS).map(([sort, { column, ascending, openFirst }]) => {
+    const direction = ascending ? 'ASC' : 'DESC';
+    const nulls = column === 'end_ts' ? (openFirst ? ' NULLS FIRST' : ' NULLS LAST') : '';
+    return [sort, `${column} ${direction}${nulls}, id ${direction}`];
+  }),
+) as Record<SortValue, string>;
 
 /**
  * `regions list`: region ids with names (from loaded geometries) and ids events carry without a

@@ -14,8 +14,8 @@ export interface CompiledSql {
 
 export type { SqlBuilder };
 
-export function compileWhere(q: EventQuery): CompiledSql {
-  const b = new GenericSqlBuilder<DuckDBValue>();
+/** The query's conditions; with `b`, their values follow those `b` already holds (one statement of several parts). */
+export function compileWhere(q: EventQuery, b = new GenericSqlBuilder<DuckDBValue>()): CompiledSql {
   const sql = q.filters.conditions.map((c) => renderCondition(b, c)).join(' AND ');
   return { sql, params: b.params };
 }

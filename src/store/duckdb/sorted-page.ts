@@ -7,7 +7,7 @@
 // window of ends.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
-import { ORDER_BY } from '../sql.ts';
+import { ORDER_BY, SORT_KEYS } from '../sql.ts';
 import type { EntryChunk } from '../entry-bytes.ts';
 import { compileRows, type CompiledSql } from './compile.ts';
 import { entriesOf, type EntrySources } from './entries-by-id.ts';
@@ -67,11 +67,9 @@ async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> 
  * (a guess too far is pulled four times nearer).
  */
 export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: CompiledSql, total: number, range: StartRange): Promise<SortWindow> {
-  const ascending = query.sort === '+start' || query.sort === '+end';
-  const column = query.sort === '+start' || query.sort === '-start' ? 'start_ts' : 'end_ts';
-  // Open events (no end) come last by +end, first by -end.
-  const openFirst = query.sort === '-end';
-  const openLast = query.sort === '+end';
+  const { column, ascending, openFirst } = SORT_KEYS[query.sort];
+  // Open events (no end) come last by +end: the window's near side holds them.
+  const openLast = column === 'end_ts' && !openFirst;
   const needed = query.offset + query.limit;
   const span = Math.max(0, range.lastUs - range.firstUs);
   const rate = span / Math.max(1, total);
@@ -106,9 +104,8 @@ export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: Co
 /** The page's rows as (version, id, start in µs), in the list's order. */
 async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>): Promise<[number, string, number][]> {
   const listed = compileRows(query);
-  const column = query.sort === '+start' || query.sort === '-start' ? 'start_ts' : 'end_ts';
   const window = await sortWindow(c, query, listed, total, await range());
-  const rows = window.bounds.reduce((sql, bound) => within(sql, column, bound), listed);
+  const rows = window.bounds.reduce((sql, bound) => within(sql, SORT_KEYS[query.sort].column, bound), listed);
   const n = rows.params.length;
   const sql = `SELECT version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
   return (await readRows(c, sql, [...rows.params, query.limit, query.offset - window.before])) as [number, string, number][];

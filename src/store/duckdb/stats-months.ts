@@ -88,29 +88,27 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
   const afterWhole = query.time.endMs === undefined ? undefined : monthStart(query.time.endMs, false);
   if (firstWhole !== undefined && afterWhole !== undefined && firstWhole >= afterWhole) return undefined;
 
+  // One builder for the whole statement: the table's part, then each edge, which repeats the
+  // query's conditions on its own side of the whole months (each edge its own SELECT, so that the
+  // zone maps on start prune it: an OR of ranges is not pruned).
   const b = new SqlBuilder<DuckDBValue>();
-  const kept = tableConditions.map((c) => renderCondition(b, c));
-  const at = (ms: number) => `make_date(${b.param(new Date(ms).getUTCFullYear())}::INTEGER, ${b.param(new Date(ms).getUTCMonth() + 1)}::INTEGER, 1)`;
-  const whole = [...kept, ...(firstWhole === undefined ? [] : [`month >= ${at(firstWhole)}`]), ...(afterWhole === undefined ? [] : [`month < ${at(afterWhole)}`])].join(' AND ');
-  const tableParams = b.params;
-
-  // Each edge its own statement, so that the zone maps on start prune each (an OR of ranges is not pruned).
-  const where = compileWhere(query);
-  const edges = (select: string, from: string): CompiledSql => {
-    const parts: string[] = [];
-    const params: DuckDBValue[] = [];
-    const bound = (ms: number) => {
-      params.push(BigInt(ms) * 1000n);
-      return `make_timestamp($${tableParams.length + where.params.length + params.length}::BIGINT)`;
-    };
-    if (firstWhole !== undefined) parts.push(`SELECT ${select} FROM ${from} WHERE ${shift(where.sql, tableParams.length)} AND start_ts < ${bound(firstWhole)}`);
-    if (afterWhole !== undefined) parts.push(`SELECT ${select} FROM ${from} WHERE ${shift(where.sql, tableParams.length)} AND start_ts >= ${bound(afterWhole)}`);
-    return { sql: parts.map((p) => ` UNION ALL ${p}`).join(''), params };
-  };
-  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string): CompiledSql => {
-    const edge = edges(edgeSelect, edgeFrom);
-    return { sql: `SELECT ${tableSelect} FROM stats_months WHERE ${whole}${edge.sql}`, params: [...tableParams, ...(edge.sql ? where.params : []), ...edge.params] };
-  };
+  const month = (ms: number) => `make_date(${b.param(new Date(ms).getUTCFullYear())}::INTEGER, ${b.param(new Date(ms).getUTCMonth() + 1)}::INTEGER, 1)`;
+  const whole = [
+    ...tableConditions.map((c) => renderCondition(b, c)),
+    ...(firstWhole === undefined ? [] : [`month >= ${month(firstWhole)}`]),
+    ...(afterWhole === undefined ? [] : [`month < ${month(afterWhole)}`]),
+  ].join(' AND ');
+  const edges: string[] = [];
+  if (firstWhole !== undefined || afterWhole !== undefined) {
+    const where = compileWhere(query, b).sql;
+    const instant = (ms: number) => `make_timestamp(${b.param(BigInt(ms) * 1000n)}::BIGINT)`;
+    if (firstWhole !== undefined) edges.push(`${where} AND start_ts < ${instant(firstWhole)}`);
+    if (afterWhole !== undefined) edges.push(`${where} AND start_ts >= ${instant(afterWhole)}`);
+  }
+  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string): CompiledSql => ({
+    sql: `SELECT ${tableSelect} FROM stats_months WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}`,
+    params: b.params,
+  });
   // A vessel's key at the edges: vessel_events holds it where it answers every condition, so that
   // no id is hashed (an edge month of fishing, 245,294 events: 115-214 ms hashed in events).
   const keysFrom = vesselTableAnswers(query) ? { select: 'vessel_key', from: 'vessel_events' } : { select: VESSEL_KEY_SQL('vessel_id'), from: 'events' };
@@ -118,9 +116,4 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
     counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events'),
     vesselKeys: union('vessel_key', keysFrom.select, keysFrom.from),
   };
-}
-
-/** SQL whose placeholders $1.. are renumbered to follow `by` others. */
-function shift(sql: string, by: number): string {
-  return by === 0 ? sql : sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + by}`);
 }
