@@ -8,7 +8,7 @@
 // the generated fishing file; with --db, those updates alone, on an existing database, drawn from
 // --rows. Results go to bench/results/<date>-data-<events>.json (-update-<N> for --db runs).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -74,7 +74,11 @@ async function updateFiles(rows: string, size: number, run: number): Promise<{ r
   }
 }
 
-/** Three updates in a row on `db`, each timed; the catalogue's size after them, point files included. */
+/**
+ * Three updates in a row on `db`, each timed (each is a layer beside the database), then the
+ * compaction that writes the last whole; the catalogue's size after each, point files and layers
+ * included.
+ */
 async function updates(db: string, rows: string, size: number): Promise<Record<string, unknown>> {
   const runs: { seconds: number; peakMiB: number }[] = [];
   for (let run = 0; run < 3; run++) {
@@ -82,8 +86,10 @@ async function updates(db: string, rows: string, size: number): Promise<Record<s
     runs.push(timed(['load', '--db', db, '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
   }
   const seconds = runs.map((r) => r.seconds).sort((a, b) => a - b);
-  const bytes = sizeOf(db) + folderSize(`${db}.points`);
-  return { size, removals: Math.max(1, Math.floor(size / 50)), runs, p50Seconds: seconds[1], catalogueBytesAfter: bytes };
+  const catalogueBytes = () => sizeOf(db) + folderSize(`${db}.points`) + (existsSync(`${db}.layers`) ? folderSize(`${db}.layers`) : 0);
+  const catalogueBytesAfter = catalogueBytes();
+  const compact = timed(['compact', '--db', db]);
+  return { size, removals: Math.max(1, Math.floor(size / 50)), runs, p50Seconds: seconds[1], catalogueBytesAfter, compact: { ...compact, catalogueBytesAfter: catalogueBytes() } };
 }
 
 /** The demo and the files loaded: times, sizes and peak memory, then the updates if asked. */

@@ -5,7 +5,7 @@ import { ConfigError } from '../config.ts';
 import { UsageError } from './args.ts';
 import { helpOf, runCommand, type Command } from './command.ts';
 import { didYouMean } from '../query/suggest.ts';
-import { cleanCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
+import { cleanCommand, compactCommand, demoCommand, generateCommand, loadCommand, migrateCommand, versionsCommand } from './commands/data.ts';
 import { groupsCommand, iuuCommand, portsCommand, regionsCommand, vesselsCommand } from './commands/reference.ts';
 import { serveCommand, startCommand } from './commands/serving.ts';
 import { tokenCommand } from './commands/token.ts';
@@ -19,6 +19,7 @@ const COMMANDS: Record<string, Command> = {
   versions: versionsCommand,
   clean: cleanCommand,
   migrate: migrateCommand,
+  compact: compactCommand,
   groups: groupsCommand,
   ports: portsCommand,
   iuu: iuuCommand,

@@ -61,7 +61,7 @@ function withWriter(options: LoadOptions, stage: (w: DatabaseWriter) => Promise<
       options.onPhase?.('publishing');
       return result;
     },
-    { ...(options.kind ? { kind: options.kind } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) },
+    { ...(options.kind ? { kind: options.kind } : {}), ...(options.update ? { update: true } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) },
   );
 }
 

@@ -16,9 +16,10 @@ import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
+import { layersFolder } from './duckdb/layers.ts';
 import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-file-catalog.ts';
 import type { StoreProvider } from './store.ts';
-import type { DatabaseWriter, EngineWriter, WriterOptions } from './writer.ts';
+import type { DatabaseWriter, EngineWriter, PublishedVersion, WriterOptions } from './writer.ts';
 
 
 /** Where the data is: a DuckDB file (the default), or a PostgreSQL database. */
@@ -108,6 +109,23 @@ export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHold
 }
 
 /**
+ * Writes the latest version of each dataset that is an update layer whole into the DuckDB database
+ * file (src/store/duckdb/layers.ts), so every access path serves it; the database file is replaced
+ * only once the new one is complete, then the layer files it holds are removed.
+ */
+export async function compactDatabase(dbPath: string, options: { onWait?: (holder: LockHolder) => void; onRows?: PointFileProgress; memoryLimit?: string } = {}): Promise<PublishedVersion[]> {
+  const writer = await DuckDbWriter.open(dbPath, { ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) });
+  try {
+    const compacted = await writer.compactLayers(options.onRows);
+    await writer.commit();
+    return compacted;
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+}
+
+/**
  * Removes what killed loads left beside the database (every load also does this first): working
  * copies and their scratch files, and point files the database does not name.
  */
@@ -123,12 +141,14 @@ export async function cleanStaleWork(dbPath: string, onWait?: (holder: LockHolde
 }
 
 /**
- * A DuckDB database is its file and the folder of point files beside it (`<file>.points`): these
- * copy, move and remove both (a copy of the file alone is served, but looks events up by id slowly).
+ * A DuckDB database is its file, the folder of point files beside it (`<file>.points`) and that of
+ * update layers (`<file>.layers`): these copy, move and remove all three (a copy of the file alone
+ * is served, but looks events up by id slowly, and without the updates not yet compacted).
  */
 export function copyDuckDbFiles(from: string, to: string): void {
   cpSync(from, to);
   if (existsSync(pointFolder(from))) cpSync(pointFolder(from), pointFolder(to), { recursive: true });
+  if (existsSync(layersFolder(from))) cpSync(layersFolder(from), layersFolder(to), { recursive: true });
 }
 
 /**
@@ -138,10 +158,12 @@ export function copyDuckDbFiles(from: string, to: string): void {
  */
 export function moveDuckDbFiles(from: string, to: string): void {
   if (existsSync(pointFolder(from))) renameSync(pointFolder(from), pointFolder(to));
+  if (existsSync(layersFolder(from))) renameSync(layersFolder(from), layersFolder(to));
   renameSync(from, to);
 }
 
 export function removeDuckDbFiles(path: string): void {
   rmSync(path, { force: true });
   rmSync(pointFolder(path), { force: true, recursive: true });
+  rmSync(layersFolder(path), { force: true, recursive: true });
 }

@@ -10,6 +10,8 @@ export type Rows = (sql: string, params: readonly unknown[]) => Promise<unknown[
 export interface TileWhere {
   sql: string;
   params: readonly unknown[];
+  /** The rows' FROM, where it is not the events table (DuckDB's layered versions, layers.ts). */
+  from?: string;
 }
 
 /** A grid cell holding events: its column and row in the tile's grid, counts per kind, distinct vessels. */
@@ -67,7 +69,7 @@ export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds,
   const found = await rows(
     `SELECT cx, cy, ${double('sum(n)')}, ${double('count(*)')}${known.map((_, i) => `, ${double(`sum(n${i})`)}`).join('')} FROM (
        SELECT cx, cy, vessel, count(*) AS n${known.map((k, i) => `, count(*) FILTER (WHERE kind = ${sqlText(k)}) AS n${i}`).join('')} FROM (
-         SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM events WHERE ${whereInTile(where, t)}) AS tile_rows
+         SELECT ${column} AS cx, ${row} AS cy, kind, ${vesselKey} AS vessel FROM ${where.from ?? 'events'} WHERE ${whereInTile(where, t)}) AS tile_rows
        GROUP BY cx, cy, vessel) AS cell_vessels
      GROUP BY cx, cy ORDER BY cy, cx`,
     where.params,
@@ -84,7 +86,7 @@ export async function readTileCells(rows: Rows, where: TileWhere, t: TileBounds,
 /** The events in the tile, by start; `startMs` is the engine's expression of start_ts in epoch milliseconds. */
 export async function readTilePoints(rows: Rows, where: TileWhere, t: TileBounds, startMs: string): Promise<TilePoint[]> {
   const found = await rows(
-    `SELECT id, kind, ${startMs}, vessel_id, lon, lat FROM events WHERE ${whereInTile(where, t)} ORDER BY start_ts, id`,
+    `SELECT id, kind, ${startMs}, vessel_id, lon, lat FROM ${where.from ?? 'events'} WHERE ${whereInTile(where, t)} ORDER BY start_ts, id`,
     where.params,
   );
   return found.map(([id, kind, start, vesselId, lon, lat]) => ({ id: id as string, kind: kind as EventKind, startMs: Number(start), vesselId: vesselId as string, lon: Number(lon), lat: Number(lat) }));

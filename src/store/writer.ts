@@ -105,6 +105,8 @@ export interface WriterOptions {
   onWait?: (holder: LockHolder) => void;
   /** The memory the writer's engine may use (DuckDB's memory_limit, e.g. "2GB"); past it, sorts spill to disk. */
   memoryLimit?: string;
+  /** The writer is for an update (`load --update`), which DuckDB writes as a layer. */
+  update?: boolean;
 }
 
 /** The steps of a load after its rows are read, named for progress reports. */

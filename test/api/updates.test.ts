@@ -11,7 +11,9 @@ import { Random } from '../../src/data/demo/random.ts';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadFiles, loadRows } from '../../src/data/load-events.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
-import { editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
+import { compactDatabase, copyDuckDbFiles, editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
+import { layerFiles } from '../../src/store/duckdb/layers.ts';
+import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';
 import { newPostgresDatabase, readAllRecords, startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
@@ -166,12 +168,13 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('every query class answers as a fresh load of the final rows', async () => {
+  /** Every query class on `app` answers as on a fresh load of the final rows. */
+  async function answersAsFresh(app: TestApp): Promise<void> {
     const r = new Random(SEED + 1);
     let nonEmpty = 0;
     for (const req of requests(r, fixture, final)) {
       const send = (t: TestApp) => t.app.inject({ method: req.method, url: req.url, headers: t.auth, ...(req.payload ? { payload: req.payload } : {}) });
-      const [a, b] = await Promise.all([send(updatedApp), send(freshApp)]);
+      const [a, b] = await Promise.all([send(app), send(freshApp)]);
       const where = `UPDATE_TEST_SEED=${SEED}: ${req.method} ${req.url} ${req.payload ? JSON.stringify(req.payload) : ''}`;
       assert.equal(a.statusCode, b.statusCode, `${where}\n${a.body}\n${b.body}`);
       // The version tags differ (the updated database's latest is the last update's): all else is equal.
@@ -180,6 +183,61 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
       if (a.statusCode === 200 && a.headers['x-total-count'] !== '0') nonEmpty++;
     }
     assert.ok(nonEmpty > QUERIES / 3, `only ${nonEmpty} requests found anything`);
+  }
+
+  test('every query class answers as a fresh load of the final rows', () => answersAsFresh(updatedApp));
+
+  test('compacted, the latest versions are written whole and answer as before; the older updates stay layers', { skip: TEST_ENGINE !== 'duckdb' }, async () => {
+    const path = (updated as { path: string }).path;
+    const copy = join(dir, 'compacted.duckdb');
+    copyDuckDbFiles(path, copy);
+    const compactedDb: Database = { engine: 'duckdb', path: copy };
+    const versions = await listVersions(compactedDb);
+    const latestLayered = new Set(Object.values(DATASET).map((d) => versions.filter((v) => v.datasetId === d).at(-1)!).filter((v) => v.version !== 'v1').map((v) => `${v.datasetId}:${v.version}`));
+    const compacted = await compactDatabase(copy);
+    assert.deepEqual(new Set(compacted.map((v) => `${v.datasetId}:${v.version}`)), latestLayered);
+    assert.deepEqual(await listVersions(compactedDb), versions);
+    // The files left hold older updates only.
+    const stored = new Set(await readOnly(copy, async (c) => (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions`)).getRowsJS().map((row) => row[0] as number)));
+    for (const v of versions) assert.equal(stored.has(v.versionId), v.version === 'v1' || latestLayered.has(`${v.datasetId}:${v.version}`), `${v.datasetId}:${v.version}`);
+    const app = await startTestApp({ fixture: { ...fixture, database: compactedDb } });
+    try {
+      await answersAsFresh(app);
+      // An older update, still a layer, is served by its tag.
+      const older = versions.find((v) => !stored.has(v.versionId) && v.datasetId === DATASET.fishing);
+      if (older) {
+        const res = await app.app.inject({ method: 'GET', url: `/v3/events?datasets[0]=${DATASET.fishing}:${older.version}&limit=1&offset=0`, headers: app.auth });
+        assert.equal(res.statusCode, 200);
+        assert.equal(Number(res.headers['x-total-count']), older.rowCount);
+      }
+    } finally {
+      await app.close();
+    }
+    await assert.rejects(compactDatabase(copy), (e) => e instanceof LoadRefused && /nothing to compact/.test(e.message));
+  });
+
+  test('a version an update applies to is dropped only after the update; a dropped update\'s file is removed', { skip: TEST_ENGINE !== 'duckdb' }, async () => {
+    const db: Database = { engine: 'duckdb', path: join(dir, 'dropping.duckdb') };
+    const fishing = final.filter((row) => row['event_type'] === 'fishing');
+    const gaps = final.filter((row) => row['event_type'] === 'gap');
+    await loadRows([...fishing.slice(1), ...gaps.slice(1)], 'initial.ndjson', { database: db, version: 'v1', source: 'initial' });
+    await loadRows([fishing[0]!], 'one.ndjson', { database: db, version: 'u1', source: 'one', update: { removals: [] } });
+    await loadRows([fishing[1]!, gaps[0]!], 'two.ndjson', { database: db, version: 'u2', source: 'two', update: { removals: [] } });
+    const tags = async (dataset: string) => (await listVersions(db)).filter((v) => v.datasetId === dataset).map((v) => `${v.version}:${v.rowCount}`);
+    assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`, `u1:${fishing.length}`, `u2:${fishing.length}`]);
+    assert.equal(layerFiles(db.path).size, 2);
+    await assert.rejects(editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u1')), (e) => e instanceof LoadRefused && /:u2 is an update of .*:u1; drop it first, or write it whole with "vessel-events compact"/.test(e.message));
+    // u2 of fishing and of gaps share one file: dropping one writes it again without it.
+    await editDatabase(db, (w) => w.dropVersion(DATASET.gap, 'gap', 'u2'));
+    assert.equal(layerFiles(db.path).size, 2);
+    assert.deepEqual(await tags(DATASET.gap), [`v1:${gaps.length - 1}`]);
+    assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`, `u1:${fishing.length}`, `u2:${fishing.length}`]);
+    await editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u2'));
+    assert.equal(layerFiles(db.path).size, 1);
+    await editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u1'));
+    assert.equal(layerFiles(db.path).size, 0);
+    assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`]);
+    assert.deepEqual(await tags(DATASET.gap), [`v1:${gaps.length - 1}`]);
   });
 
   test('each update is a new version; the versions it came from stay loaded', async () => {

@@ -14,6 +14,7 @@ import { Random } from '../../src/data/demo/random.ts';
 import { readAllRecords } from '../helpers/fixture.ts';
 import { BIN, startServer } from '../helpers/server.ts';
 import { seedOf } from '../helpers/size.ts';
+import { copyDuckDbFiles } from '../../src/store/engines.ts';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-update-cli-'));
@@ -83,12 +84,18 @@ describe('updates through the command line', () => {
     const u = await databaseAndUpdate('killed', 30_000);
     const snapshot = async () => ({ versions: (await cli(['versions', 'list', '--db', u.db])).stdout.replace(/\tloaded .*/g, ''), ids: (await readAllRecords(u.db)).map((r) => `${r.id}:${r.lat}`).sort() });
     const before = await snapshot();
+    // The update's length here, timed on a copy, so that every kill lands within it.
+    const copy = join(dir, 'killed-timing.duckdb');
+    copyDuckDbFiles(u.db, copy);
+    const started = performance.now();
+    await cli(['load', '--db', copy, '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', u.removals, u.rows]);
+    const took = performance.now() - started;
     const r = new Random(SEED);
     let killed = 0;
     for (let attempt = 0; attempt < 4; attempt++) {
       const update = spawn(process.execPath, [BIN, 'load', '--db', u.db, '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', u.removals, u.rows], { env: { ...process.env, CI: 'true' } });
       const exited = new Promise<number | null>((resolve) => update.on('exit', (code) => resolve(code)));
-      const delay = r.int(200, 3000);
+      const delay = r.int(100, Math.max(150, Math.floor(took * 0.8)));
       const done = await Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), delay))]);
       assert.equal(done, 'running', `the update ended within ${delay} ms, before the kill (UPDATE_KILL_SEED=${SEED}): make it larger`);
       update.kill('SIGKILL');

@@ -156,6 +156,34 @@ export const migrateCommand: Command = {
   },
 };
 
+export const compactCommand: Command = {
+  usage: 'vessel-events compact --db PATH [--memory-limit 2GB]',
+  summary: 'Write the latest version of each dataset that an update (load --update) made whole into the database file. An update is published in seconds as a layer beside the database (<db>.layers/), read from its rows alone; once compacted, the version is served by every access path, as a load\'s is. Older updated versions stay layers, served by their tags until dropped. The database file is replaced only when the new one is complete.',
+  options: ['db', 'memory-limit'],
+  async run(flags) {
+    const { compactDatabase } = await import('../../store/engines.ts');
+    const dbPath = option('db', flags);
+    if (!existsSync(dbPath)) throw new UsageError(`no database at ${dbPath}`);
+    let progress: ReturnType<typeof progressReporter> | undefined;
+    try {
+      const compacted = await compactDatabase(dbPath, {
+        onWait: waitingNotice,
+        memoryLimit: loadMemoryLimit(flags),
+        onRows: (written, total) => {
+          progress ??= progressReporter('compact', total, 'writing point files');
+          progress.update(written);
+        },
+      });
+      progress?.done();
+      for (const v of compacted) console.log(`${v.datasetId}:${v.version}\t${counted(v.rows, 'entry', 'entries')}\twritten whole`);
+    } catch (e) {
+      progress?.done();
+      if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
+      throw e;
+    }
+  },
+};
+
 export const cleanCommand: Command = {
   usage: 'vessel-events clean --db PATH',
   summary: 'Remove what killed loads left beside the database: working copies (<db>.loading-<pid>) and their scratch files, and point files (<db>.points/) the database does not name. Every load does this too.',

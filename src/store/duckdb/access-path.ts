@@ -16,11 +16,14 @@ import { RegionsPath } from './regions-path.ts';
 import { VesselsPath } from './vessels-path.ts';
 import { EventsPath, SortedPages } from './events-path.ts';
 import { StoredOrderPages } from './stored-order-path.ts';
+import { LayeredPath, layeredFrom } from './layered-path.ts';
 
 export type { AccessPath, PageReader, PathContext, PathName };
 
 export function chooseAccessPath(query: EventQuery, ctx: PathContext): AccessPath {
   if (query.filters.matchesNothing) return NOTHING;
+  const layered = layeredFrom(query, ctx);
+  if (layered) return new LayeredPath(ctx, query, layered);
   if (pointFilesAnswer(query, ctx.points)) return new PointFilesPath(query, ctx.points);
   const pages: PageReader = inStoredOrder(query) ? new StoredOrderPages(ctx) : new SortedPages(ctx);
   const places = spatialPlan(query, ctx.cells);

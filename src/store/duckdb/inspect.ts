@@ -5,6 +5,7 @@ import { REGION_LIST_SQL } from '../sql.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import { readVersions } from './versions.ts';
+import { attachLayers } from './layers.ts';
 import type { ListedRegion } from '../catalog.ts';
 
 /** A read of the file through a read-only instance of its own, closed after. */
@@ -19,9 +20,13 @@ export async function readOnly<T>(dbPath: string, read: (c: DuckDBConnection) =>
   }
 }
 
-/** Every loaded dataset version. */
+/** Every loaded dataset version: the database file's, then the update layers' (layers.ts). */
 export function listVersions(dbPath: string): Promise<DatasetVersion[]> {
-  return readOnly(dbPath, (c) => readVersions(c));
+  return readOnly(dbPath, async (c) => {
+    const stored = await readVersions(c);
+    const layers = await attachLayers(c, dbPath, new Set(stored.map((v) => v.versionId)));
+    return [...stored, ...[...layers.values()].map((l) => l.version)].sort((a, b) => a.versionId - b.versionId);
+  });
 }
 
 

@@ -78,8 +78,11 @@ export class LoadLock {
 
 /** What killed loads left beside the database; call only while holding its lock. */
 export function staleWork(target: string): { path: string; bytes: number }[] {
-  const prefix = `${basename(target)}.loading-`;
-  const dir = dirname(target);
+  // A load's working copy beside the database, and an update's layer being written (layers.ts).
+  return [...staleIn(dirname(target), `${basename(target)}.loading-`), ...staleIn(`${target}.layers`, 'loading-')];
+}
+
+function staleIn(dir: string, prefix: string): { path: string; bytes: number }[] {
   let names: string[];
   try {
     names = readdirSync(dir);

@@ -7,8 +7,9 @@ import type { ListPage, PageStream } from '../store.ts';
 import type { ConnectionPool } from './pool.ts';
 import type { PointFile } from './point-file-format.ts';
 import type { StartRange } from './stored-order.ts';
+import type { Layers } from './layer.ts';
 
-export type PathName = 'nothing' | 'point files' | 'places' | 'regions' | 'vessels' | 'stored order' | 'events';
+export type PathName = 'nothing' | 'layered' | 'point files' | 'places' | 'regions' | 'vessels' | 'stored order' | 'events';
 
 /** One way of answering a query: its total, its page, and both for a list request. */
 export interface AccessPath {
@@ -44,4 +45,6 @@ export interface PathContext {
   startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange>;
   /** Lists of at most this many rows are sorted with their entries (sorted-page.ts). */
   sortedWithEntriesMax: number;
+  /** The layered versions (layers.ts), read by the layered path alone. */
+  layers: Layers;
 }

@@ -4,7 +4,8 @@
 // closed when the last of them releases it; nobody ever sees half of a load.
 import { unwatchFile, watchFile } from 'node:fs';
 import type { EventStore, ReloadLog, StoreProvider } from '../store.ts';
-import { DuckDbStore, fileIdentity as identity, type DuckDbStoreOptions } from './duckdb-store.ts';
+import { catalogueIdentity as identity, DuckDbStore, type DuckDbStoreOptions } from './duckdb-store.ts';
+import { layersFolder } from './layers.ts';
 
 interface Held {
   store: DuckDbStore;
@@ -34,9 +35,12 @@ export class ReloadingStore implements StoreProvider {
   static async open(options: DuckDbStoreOptions, log: ReloadLog = { info: () => {}, error: () => {} }, watch = true): Promise<ReloadingStore> {
     const provider = new ReloadingStore(options, await DuckDbStore.open(options), log);
     if (watch) {
-      watchFile(options.path, { interval: 1000, persistent: false }, () => {
-        if (identity(options.path) !== provider.seen) void provider.reload('file changed');
-      });
+      // An update publishes a layer (layers.ts): its folder changes, the database file does not.
+      for (const watched of [options.path, layersFolder(options.path)]) {
+        watchFile(watched, { interval: 1000, persistent: false }, () => {
+          if (identity(options.path) !== provider.seen) void provider.reload('file changed');
+        });
+      }
       process.on('SIGHUP', provider.onSignal);
     }
     return provider;
@@ -93,6 +97,7 @@ export class ReloadingStore implements StoreProvider {
 
   async close(): Promise<void> {
     unwatchFile(this.options.path);
+    unwatchFile(layersFolder(this.options.path));
     process.off('SIGHUP', this.onSignal);
     for (const held of this.all.values()) await held.store.close();
     this.all.clear();

@@ -15,12 +15,12 @@ const TRUNC: Record<TimeseriesInterval, string> = { HOUR: 'hour', DAY: 'day', MO
 const COLUMN_OF = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column]));
 
 /** The grouped value and the rows it comes from, per groupBy. */
-function groupSource(groupBy: GroupBy): { name: string; from: string } {
+function groupSource(groupBy: GroupBy, events: string): { name: string; from: string } {
   const member = GROUP_REGION_MEMBER[groupBy];
   // An entry in several regions of the layer counts in each; entries in none are not counted.
-  if (member) return { name: 'g.region_id', from: `events, unnest(events.${COLUMN_OF[member]}) AS g(region_id)` };
+  if (member) return { name: 'g.region_id', from: `${events}, unnest(events.${COLUMN_OF[member]}) AS g(region_id)` };
   const column: Record<string, string> = { FLAG: 'vessel_flag', GEARTYPE: 'vessel_gear_type', NEXT_PORT_ID: 'next_port.id' };
-  return { name: column[groupBy]!, from: 'events' };
+  return { name: column[groupBy]!, from: events };
 }
 
 /**
@@ -36,16 +36,16 @@ interface CountSource {
   vessels: CompiledSql;
 }
 
-function eventSource(query: EventQuery, where: CompiledSql): CountSource {
+function eventSource(query: EventQuery, where: CompiledSql, events: string): CountSource {
   return {
-    byFlag: { sql: `SELECT vessel_flag, count(*)::DOUBLE AS n FROM events WHERE ${where.sql} GROUP BY 1`, params: where.params },
+    byFlag: { sql: `SELECT vessel_flag, count(*)::DOUBLE AS n FROM ${events} WHERE ${where.sql} GROUP BY 1`, params: where.params },
     // Days are found by a cast (an integer division), then gathered into months or years:
     // date_trunc on every row cost 236 ms over 5M rows, the cast and the regrouping 91 ms.
     buckets: (interval) => ({
-      sql: `SELECT ${interval === 'HOUR' ? `date_trunc('hour', start_ts)` : 'start_ts::DATE'} AS b, count(*) AS n FROM events WHERE ${where.sql} GROUP BY b`,
+      sql: `SELECT ${interval === 'HOUR' ? `date_trunc('hour', start_ts)` : 'start_ts::DATE'} AS b, count(*) AS n FROM ${events} WHERE ${where.sql} GROUP BY b`,
       params: where.params,
     }),
-    vessels: vesselsOf(query, where),
+    vessels: vesselsOf(query, where, events),
   };
 }
 
@@ -57,10 +57,13 @@ function monthSource(months: MonthRows): CountSource {
   };
 }
 
-/** The statistics; `months` when stats_months answers the query (stats-months.ts, monthRows). */
-export async function computeStats(c: DuckDBConnection, query: EventQuery, options: StatsOptionsNormalized, months?: MonthRows): Promise<EventStats> {
+/**
+ * The statistics; `months` when stats_months answers the query (stats-months.ts, monthRows), and
+ * `events` the FROM of a query over layered versions (layers.ts eventsFrom).
+ */
+export async function computeStats(c: DuckDBConnection, query: EventQuery, options: StatsOptionsNormalized, months?: MonthRows, events = 'events'): Promise<EventStats> {
   const where = compileWhere(query);
-  const source = months ? monthSource(months) : eventSource(query, where);
+  const source = months ? monthSource(months) : eventSource(query, where, events);
   const stats: EventStats = {};
   // One grouping by flag gives the total, the flags and (grouped by FLAG) the groups: cheaper than
   // a count and a distinct list apart (115 against 380 ms over 5M rows, docs/performance.md).
@@ -88,7 +91,7 @@ export async function computeStats(c: DuckDBConnection, query: EventQuery, optio
     // Entries without a flag are not counted.
     stats.groups = byFlag!.filter((g) => g.name !== null).map(({ name, value }) => ({ name: name!, value }));
   } else if (options.includes.has('EVENTS_GROUPED') && options.groupBy) {
-    const source = groupSource(options.groupBy);
+    const source = groupSource(options.groupBy, events);
     // Entries without a value for the grouping are not counted.
     const rowsOf = `FROM ${source.from} WHERE ${where.sql} AND ${source.name} IS NOT NULL`;
     if (options.groupBy === 'NEXT_PORT_ID') {
@@ -133,9 +136,10 @@ async function countsByFlag(c: DuckDBConnection, byFlag: CompiledSql): Promise<F
  * keys are counted (103 ms over 5M rows); otherwise a hash of the ids in events (258-337 ms, the
  * ids' texts are decompressed for every row).
  */
-function vesselsOf(query: EventQuery, where: CompiledSql): CompiledSql {
-  const sql = vesselTableAnswers(query)
+function vesselsOf(query: EventQuery, where: CompiledSql, events: string): CompiledSql {
+  // vessel_events holds stored versions only.
+  const sql = vesselTableAnswers(query) && events === 'events'
     ? `SELECT count(DISTINCT vessel_key)::DOUBLE FROM vessel_events WHERE ${where.sql}`
-    : `SELECT count(DISTINCT hash(vessel_id))::DOUBLE FROM events WHERE ${where.sql}`;
+    : `SELECT count(DISTINCT hash(vessel_id))::DOUBLE FROM ${events} WHERE ${where.sql}`;
   return { sql, params: where.params };
 }

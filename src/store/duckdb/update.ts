@@ -1,7 +1,7 @@
 // An update (`load --update`): each dataset it touches gets a new version made of its latest
 // version's rows, less the ids the update replaces or removes, plus the update's rows. The new
-// version is written whole, as a load's is, so every access path reads it as it reads any other
-// (docs/performance.md, "Updates" gives what that costs).
+// version is written as a layer over the one it applies to (layers.ts); `rowsOf` gives the rows
+// a version holds, stored or layered.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { EventKind } from '../../domain/kinds.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
@@ -31,13 +31,13 @@ export async function stageRemovals(c: DuckDBConnection, update: UpdateRequest):
  * every touched dataset has a latest version, the tag is new, every id to remove is in it and is
  * not also given as a row. Refuses the update otherwise, naming file and line.
  */
-export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[], rowKinds: EventKind[], update: UpdateRequest, tag: string): Promise<UpdateTarget[]> {
+export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[], rowKinds: EventKind[], update: UpdateRequest, tag: string, rowsOf: RowsOf): Promise<UpdateTarget[]> {
   const targets = updateTargets(existing, rowKinds, update, tag);
-  const bases = targets.map((t) => t.base.versionId).join(', ');
+  const bases = targets.map((t) => `SELECT kind, id FROM (${rowsOf(t.base.versionId)})`).join(' UNION ALL ');
 
   const unknown = (await c.runAndReadAll(
     `SELECT r.file, r.line::DOUBLE, r.id, r.kind FROM stage.removals r
-       ANTI JOIN (SELECT kind, id FROM events WHERE version_id IN (${bases})) e ON e.kind = r.kind AND e.id = r.id
+       ANTI JOIN (${bases}) e ON e.kind = r.kind AND e.id = r.id
       ORDER BY r.file, r.line LIMIT 1`,
   )).getRowsJS()[0];
   if (unknown) throw unknownRemoval(unknown[0] as string, unknown[1] as number, unknown[2] as string, targets.find((t) => t.kind === unknown[3])!.base);
@@ -50,33 +50,34 @@ export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[]
   return targets;
 }
 
-/**
- * The rows of the new versions, typed (version_id and EVENT_COLUMNS) and each with its stored entry:
- * the kept rows of each base version with their entries as stored, and the update's rows, whose
- * entries `render` writes.
- */
-export function updatedRowsSql(targets: UpdateTarget[], render: (typedRows: string) => string): string {
-  const columns = EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ');
-  const newId = (column: string) => `CASE ${column} ${targets.map((t) => `WHEN ${sqlText(t.kind)} THEN ${t.versionId}`).join(' ')} END`;
-  const kept = `SELECT ${newId('e.kind')} AS version_id, ${EVENT_COLUMNS.map(([n]) => `e."${n}"`).join(', ')}, e.entry FROM events e
-      ANTI JOIN (SELECT kind, id FROM scratch.typed_rows WHERE problem IS NULL UNION ALL SELECT kind, id FROM stage.removals) x ON x.kind = e.kind AND x.id = e.id
-     WHERE e.version_id IN (${targets.map((t) => t.base.versionId).join(', ')})`;
-  const given = render(`SELECT ${newId('kind')} AS version_id, ${columns} FROM scratch.typed_rows WHERE problem IS NULL`);
-  return `${kept} UNION ALL ${given}`;
+/** The rows a version holds (every column of events), as a statement. */
+export type RowsOf = (versionId: number) => string;
+
+/** The ids each target's base holds that the update replaces or removes: the rows its layer hides. */
+export function hiddenRowsSql(t: UpdateTarget, rowsOf: RowsOf): string {
+  const kind = sqlText(t.kind);
+  return `SELECT r.version_id, r.id FROM (${rowsOf(t.base.versionId)}) r
+     SEMI JOIN (SELECT id FROM scratch.typed_rows WHERE problem IS NULL AND kind = ${kind} UNION ALL SELECT id FROM stage.removals WHERE kind = ${kind}) x ON x.id = r.id`;
+}
+
+/** The update's valid rows, typed (version_id and EVENT_COLUMNS), each under its dataset's new version. */
+export function givenRowsSql(targets: UpdateTarget[]): string {
+  const newId = `CASE kind ${targets.map((t) => `WHEN ${sqlText(t.kind)} THEN ${t.versionId}`).join(' ')} END`;
+  return `SELECT ${newId} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`;
 }
 
 /** What each new version holds, as the catalog keeps it, and how it differs from its base. */
-export async function describeUpdate(c: DuckDBConnection, targets: UpdateTarget[]): Promise<{ target: UpdateTarget; rows: number; lastUpdated: string | null; longestMs: number | null; earliestOpenStart: string | null; replaced: number; added: number; removed: number }[]> {
+export async function describeUpdate(c: DuckDBConnection, targets: UpdateTarget[], rowsOf: RowsOf): Promise<{ target: UpdateTarget; rows: number; lastUpdated: string | null; longestMs: number | null; earliestOpenStart: string | null; replaced: number; added: number; removed: number }[]> {
   const described = [];
   for (const t of targets) {
     const [rows, lastUpdated, longestMs, earliestOpenStart] = (await c.runAndReadAll(
       `SELECT count(*)::DOUBLE, strftime(max(coalesce(end_ts, start_ts)), '%Y-%m-%d %H:%M:%S.%g'),
               max(date_diff('millisecond', start_ts, end_ts))::DOUBLE, strftime(min(start_ts) FILTER (WHERE end_ts IS NULL), '%Y-%m-%d %H:%M:%S.%g')
-         FROM events WHERE version_id = ${t.versionId}`,
+         FROM (${rowsOf(t.versionId)})`,
     )).getRowsJS()[0] as [number, string | null, number | null, string | null];
     const [given, replaced] = (await c.runAndReadAll(
       `SELECT count(*)::DOUBLE, count(e.id)::DOUBLE FROM scratch.typed_rows t
-         LEFT JOIN (SELECT id FROM events WHERE version_id = ${t.base.versionId} AND kind = ${sqlText(t.kind)}) e ON e.id = t.id
+         LEFT JOIN (SELECT id FROM (${rowsOf(t.base.versionId)})) e ON e.id = t.id
         WHERE t.problem IS NULL AND t.kind = ${sqlText(t.kind)}`,
     )).getRowsJS()[0] as [number, number];
     const removed = Number((await c.runAndReadAll(`SELECT count(DISTINCT id) FROM stage.removals WHERE kind = ${sqlText(t.kind)}`)).getRowsJS()[0]![0]);

@@ -6,12 +6,13 @@ import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { tableExists } from './tables.ts';
 
-export async function readVersions(c: DuckDBConnection): Promise<DatasetVersion[]> {
-  if (!(await tableExists(c, 'dataset_versions'))) return [];
+/** The versions a database file (or an attached one, such as a layer's) holds. */
+export async function readVersions(c: DuckDBConnection, database?: string): Promise<DatasetVersion[]> {
+  if (!(await tableExists(c, 'dataset_versions', database))) return [];
   const reader = await c.runAndReadAll(
     `SELECT version_id::INTEGER, dataset_id, kind, version, strftime(loaded_at, '%Y-%m-%dT%H:%M:%S.%gZ'), row_count::DOUBLE,
             strftime(last_updated, '%Y-%m-%dT%H:%M:%S.%gZ'), longest_ms::DOUBLE, epoch_ms(earliest_open_start)::DOUBLE
-       FROM dataset_versions ORDER BY version_id`,
+       FROM ${database ? `${database}.` : ''}dataset_versions ORDER BY version_id`,
   );
   return reader.getRowsJS().map(toDatasetVersion);
 }
@@ -30,8 +31,8 @@ export async function readSchemaVersion(c: DuckDBConnection, database?: string):
  * Why the server and the loader cannot use a file (an older layout lacks what this code reads),
  * naming the command that migrates it; undefined when they can.
  */
-export async function olderLayoutProblem(c: DuckDBConnection, path: string): Promise<string | undefined> {
-  const layout = await readSchemaVersion(c);
+export async function olderLayoutProblem(c: DuckDBConnection, path: string, database?: string): Promise<string | undefined> {
+  const layout = await readSchemaVersion(c, database);
   if (layout === undefined || layout >= SCHEMA_VERSION) return undefined;
   return `${path} has the storage layout of an older version (${layout}; this one reads ${SCHEMA_VERSION}); migrate it with "vessel-events migrate --db ${path}"`;
 }

@@ -10,7 +10,7 @@
 import { DuckDBDataChunk, DuckDBInstance, type DuckDBConnection, type DuckDBType } from '@duckdb/node-api';
 import { randomUUID } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
@@ -22,12 +22,15 @@ import { dropStatsMonthRows, writeMissingStatsMonthRows } from './stats-months.t
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
-import { describeUpdate, planUpdate, stageRemovals, updatedRowsSql } from './update.ts';
+import { describeUpdate, givenRowsSql, hiddenRowsSql, planUpdate, stageRemovals, type RowsOf } from './update.ts';
+import { attachedTables, attachLayers, chainRowsSql, CREATE_LAYER_TABLES, layerAlias, layeredRowsSql, layerFile, layerFiles, layersFolder, type ChainTables, type Layer } from './layers.ts';
+import { latestVersionOf } from '../../query/datasets.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
 import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-file-catalog.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
+import type { DatasetVersion } from '../../query/datasets.ts';
 import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
 import { sqlText } from '../sql.ts';
 
@@ -42,6 +45,14 @@ export class DuckDbWriter implements EngineWriter {
   private closed = false;
   /** Point files this load wrote: removed if it is abandoned. */
   private readonly pointFilesWritten: string[] = [];
+  /** The layered versions beside the database (layers.ts), attached read-only. */
+  private layers = new Map<number, Layer>();
+  /** An update's layer: the versions it publishes, once published. */
+  private layerVersionIds: number[] = [];
+  /** A layered version dropped: commit removes its file. */
+  private droppedLayer: Layer | undefined;
+  /** A layer file written again without a dropped version: commit puts it in place of the file. */
+  private rewrittenLayer: { from: string; to: string } | undefined;
 
   private constructor(
     private readonly target: string,
@@ -52,6 +63,11 @@ export class DuckDbWriter implements EngineWriter {
     private readonly kind: EventKind | undefined,
     private readonly lock: LoadLock,
     private readonly servingTables: boolean,
+    /**
+     * An update written as a layer (layers.ts): the working file is the new layer, and the database
+     * file, attached read-only as `served`, is neither copied nor written.
+     */
+    private readonly layerMode: boolean,
   ) {}
 
   /**
@@ -65,6 +81,10 @@ export class DuckDbWriter implements EngineWriter {
     try {
       // Holding the lock, any working copy beside the database is a killed load's.
       removeStaleWork(target);
+      if (options.update && servingTables && existsSync(target)) {
+        mkdirSync(layersFolder(target), { recursive: true });
+        return await DuckDbWriter.start(target, join(layersFolder(target), `loading-${process.pid}.duckdb`), lock, options, servingTables, true);
+      }
       const workPath = `${target}.loading-${process.pid}`;
       if (existsSync(target)) copyFileSync(target, workPath);
       return await DuckDbWriter.start(target, workPath, lock, options, servingTables);
@@ -74,7 +94,7 @@ export class DuckDbWriter implements EngineWriter {
     }
   }
 
-  private static async start(target: string, workPath: string, lock: LoadLock, options: WriterOptions, servingTables = true): Promise<DuckDbWriter> {
+  private static async start(target: string, workPath: string, lock: LoadLock, options: WriterOptions, servingTables = true, layerMode = false): Promise<DuckDbWriter> {
     // A bounded share of the machine, not DuckDB's default 80 %: a load runs beside the server it
     // feeds. Past the limit DuckDB spills its sorts to <working copy>.tmp (docs/performance.md,
     // "How the loader stays within memory").
@@ -85,7 +105,8 @@ export class DuckDbWriter implements EngineWriter {
     });
     const connection = await instance.connect();
     try {
-      await refuseOlderLayout(connection, target);
+      if (layerMode) await connection.run(`ATTACH ${sqlText(target)} AS served (READ_ONLY)`);
+      await refuseOlderLayout(connection, target, layerMode ? 'served' : undefined);
     } catch (e) {
       connection.closeSync();
       instance.closeSync();
@@ -96,8 +117,32 @@ export class DuckDbWriter implements EngineWriter {
     // Timestamps without a zone are UTC whatever the machine's zone is.
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
+    if (layerMode) for (const ddl of CREATE_LAYER_TABLES) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
-    return new DuckDbWriter(target, workPath, instance, connection, ingestConnection, options.kind, lock, servingTables);
+    const writer = new DuckDbWriter(target, workPath, instance, connection, ingestConnection, options.kind, lock, servingTables, layerMode);
+    if (servingTables) {
+      const stored = new Set((await readVersions(connection, layerMode ? 'served' : undefined)).map((v) => v.versionId));
+      writer.layers = await attachLayers(connection, target, stored);
+    }
+    return writer;
+  }
+
+  /** Every version: the database file's and the layered ones (new ids come after all of them). */
+  private async allVersions(): Promise<DatasetVersion[]> {
+    const stored = await readVersions(this.connection, this.layerMode ? 'served' : undefined);
+    return [...stored, ...[...this.layers.values()].map((l) => l.version)].sort((a, b) => a.versionId - b.versionId);
+  }
+
+  /** Where each version of a chain keeps its rows, from this writer's connection. */
+  private chainTables(own: ChainTables['layer'] = () => ({ events: 'events', hidden: 'hidden' })): ChainTables {
+    const attached = attachedTables(this.layers, this.layerMode ? 'served.events' : 'events');
+    return { stored: attached.stored, layer: (v) => (this.layers.has(v) ? attached.layer(v) : own(v)) };
+  }
+
+  /** The rows a version holds, stored or layered, as this writer reads them. */
+  private rowsOf(extra: Map<number, number[]> = new Map()): RowsOf {
+    const tables = this.chainTables();
+    return (versionId) => chainRowsSql(extra.get(versionId) ?? this.layers.get(versionId)?.chain ?? [versionId], tables);
   }
 
   /** Creates the staging tables on first use (loads of reference data need none). */
@@ -211,7 +256,7 @@ export class DuckDbWriter implements EngineWriter {
          FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
     )).getRowsJS() as [EventKind, number, string, number | null, string | null][];
     const published = options.update ? await this.publishUpdate(options, options.update, kinds.map(([kind]) => kind)) : await this.publishVersions(options, kinds);
-    if (this.servingTables) {
+    if (this.servingTables && !this.layerMode) {
       options.onPhase?.('indexing');
       await this.writeMissingServingData();
     }
@@ -225,7 +270,7 @@ export class DuckDbWriter implements EngineWriter {
       if (options.allowEmpty) return [];
       throw new LoadRefused('no valid rows to load');
     }
-    const versionIds = newVersionIds(await readVersions(c), kinds.map(([kind]) => kind), options.version);
+    const versionIds = newVersionIds(await this.allVersions(), kinds.map(([kind]) => kind), options.version);
 
     await c.run(`RESET force_compression`);
     const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
@@ -243,25 +288,34 @@ export class DuckDbWriter implements EngineWriter {
   }
 
   /**
-   * Publishes a new version of each dataset the update touches: its latest version's rows, less the
-   * ids replaced or removed, plus the staged rows (update.ts).
+   * Publishes a new version of each dataset the update touches, as a layer over its latest version
+   * (layers.ts): the update's rows, and the ids of the latest version's rows it replaces or removes.
    */
   private async publishUpdate(options: PublishOptions, update: UpdateRequest, rowKinds: EventKind[]): Promise<PublishedVersion[]> {
+    if (!this.layerMode) throw new LoadRefused('there is no database to update; load it first without --update');
     const c = this.connection;
     await stageRemovals(c, update);
-    const targets = await planUpdate(c, await readVersions(c), rowKinds, update, options.version);
+    const baseRows = this.rowsOf();
+    const targets = await planUpdate(c, await this.allVersions(), rowKinds, update, options.version, baseRows);
+    // The new versions' chains: each base's, then the new layer, whose tables are this file's own.
+    const chains = new Map(targets.map((t) => [t.versionId, [...(this.layers.get(t.base.versionId)?.chain ?? [t.base.versionId]), t.versionId]]));
     await c.run(`RESET force_compression`);
     options.onPhase?.('sorting');
     const published: PublishedVersion[] = [];
     await this.inTransaction(async () => {
-      await insertEvents(c, updatedRowsSql(targets, renderEntries), targets.map((t) => t.versionId), this.servingTables);
-      for (const d of await describeUpdate(c, targets)) {
+      await insertTypedEvents(c, givenRowsSql(targets), targets.map((t) => t.versionId), false);
+      for (const t of targets) {
+        await c.run(`INSERT INTO layer VALUES (${t.versionId}, ${t.base.versionId})`);
+        await c.run(`INSERT INTO hidden ${hiddenRowsSql(t, baseRows)}`);
+      }
+      for (const d of await describeUpdate(c, targets, this.rowsOf(chains))) {
         const { kind, versionId } = d.target;
         await this.insertVersion(versionId, kind, options, d);
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows: d.rows, change: { from: d.target.base.version, replaced: d.replaced, added: d.added, removed: d.removed } });
       }
       await this.insertRegionIds();
     });
+    this.layerVersionIds = targets.map((t) => t.versionId);
     return published;
   }
 
@@ -404,10 +458,44 @@ export class DuckDbWriter implements EngineWriter {
     });
   }
 
+  /**
+   * Writes the latest version of each dataset that is layered (layers.ts) whole into the database
+   * file, with everything serving reads for it; commit() then removes the layer files that hold
+   * nothing the database file does not. Older layered versions stay layers, served by their tags.
+   */
+  async compactLayers(onRows?: PointFileProgress): Promise<PublishedVersion[]> {
+    const c = this.connection;
+    const all = await this.allVersions();
+    const latest = [...new Set(all.map((v) => v.kind))].map((kind) => latestVersionOf(all, kind)!).filter((v) => this.layers.has(v.versionId));
+    if (latest.length === 0) throw new LoadRefused('no dataset\'s latest version is an update layer; nothing to compact');
+    await c.run(`RESET force_compression`);
+    const tables = this.chainTables();
+    await this.inTransaction(async () => {
+      for (const v of latest) {
+        const layer = this.layers.get(v.versionId)!;
+        await insertEvents(c, layeredRowsSql(v.versionId, layer.chain, tables), [v.versionId], this.servingTables);
+        await c.run(`INSERT INTO dataset_versions SELECT * FROM ${layer.alias}.dataset_versions WHERE version_id = ${v.versionId}`);
+        await c.run(`INSERT OR IGNORE INTO region_ids SELECT * FROM ${layer.alias}.region_ids`);
+      }
+    });
+    await this.writeMissingServingData(onRows);
+    return latest.map((v) => ({ kind: v.kind, datasetId: v.datasetId, version: v.version, rows: v.rowCount }));
+  }
+
   /** Removes one loaded version; `latest` then falls back to the newest remaining one. */
   async dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number> {
-    const found = (await readVersions(this.connection)).find((v) => v.kind === kind && v.version === version);
+    const found = (await this.allVersions()).find((v) => v.kind === kind && v.version === version);
     if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
+    const dependent = [...this.layers.values()].find((l) => l.baseVersionId === found.versionId);
+    if (dependent) throw new LoadRefused(`${datasetId}:${dependent.version.version} is an update of ${datasetId}:${version}; drop it first, or write it whole with "vessel-events compact"`);
+    const layer = this.layers.get(found.versionId);
+    if (layer) {
+      const others = [...this.layers.values()].some((l) => l.alias === layer.alias && l !== layer);
+      // A layer file that holds other versions too (one update of several datasets) is written again without this one.
+      if (others) this.rewrittenLayer = await withoutVersion(this.target, layer);
+      else this.droppedLayer = layer;
+      return found.rowCount;
+    }
     await this.inTransaction(async (c) => {
       await c.run(`DELETE FROM events WHERE version_id = ?`, [found.versionId]);
       await c.run(`DELETE FROM vessel_events WHERE version_id = ?`, [found.versionId]);
@@ -454,6 +542,11 @@ export class DuckDbWriter implements EngineWriter {
       await this.connection.run('DETACH stage');
       await this.connection.run('DETACH scratch');
     }
+    if (this.layerMode) {
+      await this.commitLayer();
+      return;
+    }
+    const layerFilesToRemove = this.servingTables ? await this.layerFilesToRemove() : [];
     await this.connection.run('CHECKPOINT');
     const pointFiles = [...(await namedPointFiles(this.connection)).values()];
     this.close();
@@ -461,6 +554,38 @@ export class DuckDbWriter implements EngineWriter {
     rmSync(`${this.workPath}.tmp`, { force: true, recursive: true });
     renameSync(this.workPath, this.target);
     if (this.servingTables) removeUnnamedPointFiles(this.target, pointFiles);
+    for (const path of layerFilesToRemove) rmSync(path, { force: true });
+    if (this.rewrittenLayer) renameSync(this.rewrittenLayer.from, this.rewrittenLayer.to);
+    this.lock.release();
+  }
+
+  /**
+   * The layer files to remove once the database file is in place: those whose every version it
+   * holds whole (compacted), and a dropped layer's. Readers leave out a layer the database file
+   * holds (layers.ts), so a kill before they are removed changes nothing served; the next writer of
+   * the database file removes what is left.
+   */
+  private async layerFilesToRemove(): Promise<string[]> {
+    const stored = new Set((await readVersions(this.connection)).map((v) => v.versionId));
+    const removable: string[] = [];
+    for (const [fileId, path] of layerFiles(this.target)) {
+      const alias = layerAlias(fileId);
+      const attached = (await this.connection.runAndReadAll(`SELECT count(*)::INTEGER FROM duckdb_databases() WHERE database_name = ?`, [alias])).getRowsJS()[0]![0] === 1;
+      if (!attached) continue;
+      const held = (await readVersions(this.connection, alias)).map((v) => v.versionId);
+      if (this.droppedLayer?.alias === alias || (held.length > 0 && held.every((v) => stored.has(v)))) removable.push(path);
+    }
+    return removable;
+  }
+
+  /** Publishes an update's layer: its file, complete, takes its name, which readers look for. */
+  private async commitLayer(): Promise<void> {
+    if (this.layerVersionIds.length === 0) throw new LoadRefused('an update writes nothing but a new version');
+    await this.connection.run('CHECKPOINT');
+    this.close();
+    rmSync(`${this.workPath}.scratch`, { force: true });
+    rmSync(`${this.workPath}.tmp`, { force: true, recursive: true });
+    renameSync(this.workPath, layerFile(this.target, Math.min(...this.layerVersionIds)));
     this.lock.release();
   }
 
@@ -470,6 +595,7 @@ export class DuckDbWriter implements EngineWriter {
     this.close();
     for (const suffix of ['', '.wal', '.scratch', '.scratch.wal', '.tmp']) rmSync(`${this.workPath}${suffix}`, { force: true, recursive: true });
     for (const path of this.pointFilesWritten) rmSync(path, { force: true });
+    if (this.rewrittenLayer) rmSync(this.rewrittenLayer.from, { force: true });
     this.lock.release();
   }
 
@@ -523,8 +649,30 @@ function renderEntries(typedRows: string): string {
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
-async function refuseOlderLayout(c: DuckDBConnection, target: string): Promise<void> {
-  const problem = await olderLayoutProblem(c, target);
+async function refuseOlderLayout(c: DuckDBConnection, target: string, database?: string): Promise<void> {
+  const problem = await olderLayoutProblem(c, target, database);
   if (problem) throw new LoadRefused(problem);
 }
 
+/**
+ * A copy of a layer's file without one of its versions (its rows, the rows it hides, its catalog
+ * row), written beside it under a working name: the caller renames it over the file.
+ */
+async function withoutVersion(target: string, layer: Layer): Promise<{ from: string; to: string }> {
+  const to = layerFiles(target).get(Number(layer.alias.slice('layer_'.length)))!;
+  const from = join(layersFolder(target), `loading-${process.pid}-rewritten.duckdb`);
+  copyFileSync(to, from);
+  const instance = await DuckDBInstance.create(from, { ...OFFLINE_SETTINGS });
+  const c = await instance.connect();
+  try {
+    // The rows it hides belong to its own chain's versions, which no other version of the file shares.
+    const chainBelow = layer.chain.slice(0, -1).join(', ');
+    for (const table of ['events', 'layer', 'dataset_versions']) await c.run(`DELETE FROM ${table} WHERE version_id = ${layer.versionId}`);
+    await c.run(`DELETE FROM hidden WHERE version_id IN (${chainBelow})`);
+    await c.run('CHECKPOINT');
+  } finally {
+    c.closeSync();
+    instance.closeSync();
+  }
+  return { from, to };
+}
