@@ -48,6 +48,8 @@ export interface ServingOptions {
   threads?: number;
   /** Lists of at most this many rows are sorted with their entries (the DuckDB engine only; sorted-page.ts). */
   sortedWithEntriesMax?: number;
+  /** Lists over an update layer whose stored part is at most this long are merged in JS (the DuckDB engine only; layered-path.ts). */
+  layeredMergedMax?: number;
 }
 
 /** The stores a server reads, following loads as they land (`watch`). */

@@ -187,6 +187,18 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
 
   test('every query class answers as a fresh load of the final rows', () => answersAsFresh(updatedApp));
 
+  // A layered version's lists are merged in JS when short and found in SQL when long: each way alone.
+  for (const [way, store] of [['merged in JS', { layeredMergedMax: 1e9 }], ['found in SQL, sorted with entries or not', { layeredMergedMax: -1, sortedWithEntriesMax: 3 }]] as const) {
+    test(`every query class answers as a fresh load of the final rows, lists over layers ${way}`, { skip: TEST_ENGINE !== 'duckdb' }, async () => {
+      const app = await startTestApp({ fixture: { ...fixture, database: updated }, store });
+      try {
+        await answersAsFresh(app);
+      } finally {
+        await app.close();
+      }
+    });
+  }
+
   test('compacted, the latest versions are written whole and answer as before; the older updates stay layers', { skip: TEST_ENGINE !== 'duckdb' }, async () => {
     const path = (updated as { path: string }).path;
     const copy = join(dir, 'compacted.duckdb');

@@ -22,8 +22,7 @@ export type { AccessPath, PageReader, PathContext, PathName };
 
 export function chooseAccessPath(query: EventQuery, ctx: PathContext): AccessPath {
   if (query.filters.matchesNothing) return NOTHING;
-  const layered = layeredFrom(query, ctx);
-  if (layered) return new LayeredPath(ctx, query, layered);
+  if (layeredFrom(query, ctx)) return new LayeredPath(ctx, query, (stored) => chooseAccessPath(stored, ctx));
   if (pointFilesAnswer(query, ctx.points)) return new PointFilesPath(query, ctx.points);
   const pages: PageReader = inStoredOrder(query) ? new StoredOrderPages(ctx) : new SortedPages(ctx);
   const places = spatialPlan(query, ctx.cells);

@@ -32,7 +32,7 @@ import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../dom
 import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 import { addLayerRegionIds, attachLayers, eventsFrom, layersIdentity, type Layers } from './layers.ts';
-import { layeredFrom } from './layered-path.ts';
+import { LAYERED_MERGED_MAX, layeredFrom } from './layered-path.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -51,6 +51,8 @@ export interface DuckDbStoreOptions {
    * columns alone (sorted-page.ts; default SORTED_WITH_ENTRIES_MAX).
    */
   sortedWithEntriesMax?: number;
+  /** Lists over an update layer whose stored part is at most this long are merged in JS (layered-path.ts; default LAYERED_MERGED_MAX). */
+  layeredMergedMax?: number;
 }
 
 /** Which file is at a path now: a load renames a new file over it, which changes this. */
@@ -96,6 +98,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     sortedWithEntriesMax: number,
     /** The layered versions (layers.ts), their files attached to the instance. */
     private readonly layers: Layers,
+    layeredMergedMax: number,
   ) {
     super(contents);
     this.pathContext = {
@@ -106,6 +109,7 @@ export class DuckDbStore extends Catalog implements EventStore {
       startRangeOf: (c, versionId) => this.startRangeOf(c, versionId),
       sortedWithEntriesMax,
       layers,
+      layeredMergedMax,
     };
   }
 
@@ -151,7 +155,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers);
+    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, options.layeredMergedMax ?? LAYERED_MERGED_MAX);
   }
 
   /** A version's range of starts, read once and kept. */

@@ -18,6 +18,8 @@ export interface EntrySources {
   pointFile(versionId: number): PointFile | undefined;
   /** The version's events per microsecond of start, on average. */
   density(versionId: number): Promise<number>;
+  /** The table that holds the version's rows, where it is not events (a layer's, layers.ts). */
+  table?(versionId: number): string;
 }
 
 /** What the store knows of the query's versions, read on the connection the page holds. */
@@ -80,7 +82,7 @@ export async function entriesOf(c: DuckDBConnection, page: [number, string, numb
       continue;
     }
     const [first, last] = [cluster.rows[0]![2], cluster.rows[cluster.rows.length - 1]![2]];
-    const window = `SELECT version_id::INTEGER, id, ${ENTRY_BYTES_SQL} FROM events WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT)`;
+    const window = `SELECT version_id::INTEGER, id, ${ENTRY_BYTES_SQL} FROM ${sources.table?.(cluster.version) ?? 'events'} WHERE version_id = ${typedParam(b, 'version_id', cluster.version)} AND start_ts BETWEEN make_timestamp(${b.param(BigInt(first))}::BIGINT) AND make_timestamp(${b.param(BigInt(last))}::BIGINT)`;
     // A window that holds little besides the cluster is read whole, the rows not asked for left
     // unread: naming 3,041 ids in it took 26-30 ms, the window alone 11 (in process, 10M, 2026-11-27).
     windows.push(cluster.events <= DENSE_WINDOW * cluster.rows.length ? window : `${window} AND id IN (${b.placeholders(cluster.rows.map((row) => row[1]))})`);

@@ -1,17 +1,28 @@
-// The layered path: a query over a layered version (layers.ts), counted and paged on the versions'
-// rows as if stored, its page sorted with its entries. A layered version has none of the tables,
-// point files or stored order the other paths read until `vessel-events compact` writes it whole
-// (docs/performance.md, "Updates", gives what this costs).
+// The layered path: a query over a layered version (layers.ts). Its rows are its stored version's
+// plus its layers' signed rows (each layer's rows, less the rows it hides), so:
+// - its total is the stored version's total on the path that serves it (the query rebased on the
+//   stored version, which keeps the layered version's reach and time of last update), plus the sum
+//   of the signs of the layers' rows that meet the query;
+// - a short list is the stored version's list merged with the layers' rows, less those hidden;
+// - a longer page is found on the sort columns of the rows as if stored (sorted-page.ts), its
+//   entries then read from the table that holds each (the stored version's, or a layer's).
+// docs/performance.md ("Updates") gives what this costs against a version written whole.
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { withPlan } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
+import { SORT_KEYS } from '../sql.ts';
 import type { AccessPath, PathContext } from './paths.ts';
-import { compileSearch } from './compile.ts';
+import { compileRows, compileSearch } from './compile.ts';
 import { countRows } from './events-path.ts';
-import { heldPageOf } from './held-page.ts';
 import { streamRows } from './statements.ts';
 import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
-import { anyLayered, eventsFrom } from './layers.ts';
+import { heldPageOf, pageOf } from './held-page.ts';
+import { readRows } from './statements.ts';
+import { anyLayered, correctionsFrom, eventsFrom, type Layers } from './layers.ts';
+import { sortedPage } from './sorted-page.ts';
+import type { EntrySources } from './entries-by-id.ts';
+import type { StartRange } from './stored-order.ts';
 
 /** The versions a query reads. */
 export const versionIdsOf = (query: EventQuery): number[] => query.datasets.map((d) => d.resolved.versionId);
@@ -22,23 +33,80 @@ export function layeredFrom(query: EventQuery, ctx: Pick<PathContext, 'layers'>)
   return anyLayered(ctx.layers, versionIds) ? eventsFrom(ctx.layers, versionIds) : undefined;
 }
 
+/**
+ * The query on the stored versions its layered ones start from. A layered version keeps its own
+ * time of last update (open events last until it) and reach (which prunes only): the plan is made
+ * again with the version ids alone changed.
+ */
+export function rebased<Q extends EventQuery>(query: Q, layers: Layers): Q {
+  const datasets = query.datasets.map((d) => {
+    const layer = layers.get(d.resolved.versionId);
+    return layer ? { ...d, resolved: { ...d.resolved, versionId: layer.chain[0]! } } : d;
+  });
+  return withPlan({ ...query, datasets });
+}
+
+/** Lists whose stored part is at most this long are merged in JS; longer ones found in SQL. */
+export const LAYERED_MERGED_MAX = 2_000;
+
+/** An entry's place in a list: its sort time (null: no end) and id. */
+interface Placed {
+  us: number | null;
+  id: string;
+  /** Kind and id. */
+  key: string;
+  entry: string;
+}
+
 export class LayeredPath implements AccessPath {
   readonly name = 'layered';
+  /**
+   * The path of the query rebased on the stored versions. A query that reads two versions of one
+   * dataset has none: rebased, a layered version and the one it applies to would be one version,
+   * read once, and an entry's id would not say which it came from. Its rows are read as if stored.
+   */
+  private readonly base: AccessPath | undefined;
+  private readonly onStored: EventQuery;
+  private readonly rows: string;
 
-  constructor(private readonly ctx: PathContext, private readonly query: EventQuery, private readonly from: string) {}
-
-  count(): Promise<number> {
-    return this.ctx.pool.use('heavy', (c) => this.countOn(c));
+  constructor(private readonly ctx: PathContext, private readonly query: EventQuery, choose: (query: EventQuery) => AccessPath) {
+    this.onStored = rebased(query, ctx.layers);
+    const kinds = query.datasets.map((d) => d.resolved.kind);
+    this.base = new Set(kinds).size === kinds.length ? choose(this.onStored) : undefined;
+    this.rows = eventsFrom(ctx.layers, versionIdsOf(query));
   }
 
-  countOn(c: DuckDBConnection): Promise<number> {
-    return countRows(c, this.query, { from: this.from });
+  private get corrections(): string {
+    return correctionsFrom(this.ctx.layers, versionIdsOf(this.query));
   }
 
-  async search(query: ListQuery): Promise<PageStream> {
+  /** The sum of the signs of the layers' rows that meet the query. */
+  private async change(c: DuckDBConnection): Promise<number> {
+    const rows = compileRows(this.onStored, { from: this.corrections });
+    return (await readRows(c, `SELECT coalesce(sum(sign), 0)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
+  }
+
+  async count(): Promise<number> {
+    if (!this.base) return this.ctx.pool.use('heavy', (c) => this.countOn(c));
+    const [stored, change] = await Promise.all([this.base.count(), this.ctx.pool.use('light', (c) => this.change(c))]);
+    return stored + change;
+  }
+
+  async countOn(c: DuckDBConnection): Promise<number> {
+    if (!this.base) return countRows(c, this.query, { from: this.rows });
+    return (await this.base.countOn(c)) + (await this.change(c));
+  }
+
+  async search(query: ListQuery, total?: number): Promise<PageStream> {
+    const stored = this.base ? await this.base.count() : Infinity;
+    if (stored <= this.ctx.layeredMergedMax) return pageOf(await this.merged(query, stored));
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
-      const search = compileSearch(query, ENTRY_BYTES_SQL, { from: this.from });
-      return { page: entryChunks(await streamRows(c, search.sql, search.params)) };
+      const listTotal = total ?? (await this.countOn(c));
+      if (listTotal <= this.ctx.sortedWithEntriesMax) {
+        const search = compileSearch(query, ENTRY_BYTES_SQL, { from: this.rows });
+        return { page: entryChunks(await streamRows(c, search.sql, search.params)) };
+      }
+      return { page: await sortedPage(c, query, listTotal, () => this.startRange(c), this.entrySources(c), { from: this.rows }) };
     });
     return page;
   }
@@ -46,4 +114,74 @@ export class LayeredPath implements AccessPath {
   listPage(query: ListQuery): Promise<ListPage> {
     return countThenSearch(this, query);
   }
+
+  /**
+   * A short list: every stored entry that meets the query (read on the path that serves the stored
+   * versions), less those the layers hide, plus the layers' rows, sorted as the engine sorts, then
+   * the page cut from it.
+   */
+  private async merged(query: ListQuery, stored: number): Promise<string[]> {
+    const onStored = rebased(query, this.ctx.layers);
+    const column = SORT_KEYS[query.sort].column === 'start_ts' ? 'start' : 'end';
+    const placed: Placed[] = [];
+    if (stored > 0) {
+      for await (const texts of await this.base!.search({ ...onStored, offset: 0, limit: stored }, stored)) {
+        for (const entry of texts) {
+          const e = JSON.parse(entry) as { id: string; type: string; start: string; end: string | null };
+          const at = e[column];
+          placed.push({ us: at ? Date.parse(at) * 1000 : null, id: e.id, key: `${e.type}\u0000${e.id}`, entry });
+        }
+      }
+    }
+    const rows = compileRows(onStored, { from: this.corrections });
+    const changed = (await this.ctx.pool.use('light', (c) => readRows(c,
+      `SELECT origin::INTEGER, kind, id, sign::INTEGER, epoch_us(${SORT_KEYS[query.sort].column})::DOUBLE, entry ${rows.sql}`, rows.params,
+    ))) as [number, string, string, number, number | null, string | null][];
+    // Each dataset is read once (else there is no base path), so (kind, id) names an entry. A
+    // stored row a layer hides leaves the list; a layer's row another layer hides cancels out.
+    const storedVersions = new Set(versionIdsOf(onStored));
+    const hidden = new Set(changed.filter((r) => r[3] < 0).map(([origin, kind, id]) => `${origin}\u0000${kind}\u0000${id}`));
+    const hiddenStored = new Set(changed.filter((r) => r[3] < 0 && storedVersions.has(r[0])).map(([, kind, id]) => `${kind}\u0000${id}`));
+    const added = changed
+      .filter(([origin, kind, id, sign]) => sign > 0 && !hidden.has(`${origin}\u0000${kind}\u0000${id}`))
+      .map(([, kind, id, , us, entry]): Placed => ({ us, id, key: `${kind}\u0000${id}`, entry: entry! }));
+    const all = [...placed.filter((p) => !hiddenStored.has(p.key)), ...added].sort(comparator(query.sort));
+    return all.slice(query.offset, query.offset + query.limit).map((p) => p.entry);
+  }
+
+  /** The start range of the stored versions the query reads (a window's first guess; counts check it). */
+  private async startRange(c: DuckDBConnection): Promise<StartRange> {
+    const ranges: StartRange[] = [];
+    for (const versionId of new Set(versionIdsOf(this.onStored))) ranges.push(await this.ctx.startRangeOf(c, versionId));
+    return { firstUs: Math.min(...ranges.map((r) => r.firstUs)), lastUs: Math.max(...ranges.map((r) => r.lastUs)) };
+  }
+
+  /** Entries of stored versions from their point files or events; a layer's from its own table. */
+  private entrySources(c: DuckDBConnection): EntrySources {
+    const layerTable = new Map([...this.ctx.layers.values()].map((l) => [l.versionId, `${l.alias}.events`]));
+    return {
+      pointFile: (versionId) => this.ctx.points.get(versionId),
+      density: async (versionId) => {
+        const range = await this.ctx.startRangeOf(c, this.onStored.datasets[0]!.resolved.versionId);
+        const table = layerTable.get(versionId);
+        const rows = table
+          ? ((await readRows(c, `SELECT count(*)::DOUBLE FROM ${table} WHERE version_id = $1`, [versionId]))[0]![0] as number)
+          : this.onStored.datasets.find((d) => d.resolved.versionId === versionId)?.resolved.rowCount ?? 0;
+        return rows / Math.max(1, range.lastUs - range.firstUs);
+      },
+      table: (versionId) => layerTable.get(versionId) ?? 'events',
+    };
+  }
+}
+
+/** The engine's order of a sort (sql.ts ORDER_BY): the time, open events placed as it places them, then the id. */
+function comparator(sort: ListQuery['sort']): (a: Placed, b: Placed) => number {
+  const { ascending, openFirst } = SORT_KEYS[sort];
+  const direction = ascending ? 1 : -1;
+  return (a, b) => {
+    if (a.us === null || b.us === null) {
+      if (a.us !== b.us) return (a.us === null) === openFirst ? -1 : 1;
+    } else if (a.us !== b.us) return (a.us - b.us) * direction;
+    return Buffer.compare(Buffer.from(a.id), Buffer.from(b.id)) * direction;
+  };
 }

@@ -59,8 +59,10 @@ export function layersIdentity(dbPath: string): string {
 export const CREATE_LAYER_TABLES = [
   // Each version the file holds, and the version it applies to: a stored version or another layer's.
   `CREATE TABLE IF NOT EXISTS layer (version_id USMALLINT NOT NULL, base_version_id USMALLINT NOT NULL)`,
-  // Rows of the chain's versions (stored or layers) this layer hides: replaced or removed.
-  `CREATE TABLE IF NOT EXISTS hidden (version_id USMALLINT NOT NULL, id VARCHAR NOT NULL)`,
+  // Rows of the chain's versions (stored or layers) this layer hides, replaced or removed, under
+  // the version they come from: whole but for their entries, so that a count over a layered
+  // version is its base's count less theirs plus the layers' rows' (layered-path.ts).
+  `CREATE TABLE IF NOT EXISTS hidden (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')})`,
 ];
 
 export type { Layer, Layers };
@@ -158,12 +160,40 @@ export function layeredRowsSql(versionId: number, chain: readonly number[], tabl
 
 /**
  * The FROM of a statement over the given versions: `events` when none is layered, else events and
- * each layered version's rows as if stored, so the query's own version condition picks them.
+ * each layered version's rows as if stored, so the query's own version condition picks them. Each
+ * row also has `origin`, the version whose table holds it (the stored version or a layer).
  */
 export function eventsFrom(layers: Layers, versionIds: readonly number[], tables: ChainTables = attachedTables(layers)): string {
   const layered = [...new Set(versionIds)].filter((v) => layers.has(v));
   if (layered.length === 0) return tables.stored;
-  const parts = [`SELECT ${COLUMNS} FROM ${tables.stored}`, ...layered.map((v) => layeredRowsSql(v, layers.get(v)!.chain, tables))];
+  const parts = [
+    `SELECT ${COLUMNS}, version_id AS origin FROM ${tables.stored}`,
+    ...layered.map((v) => `SELECT ${Number(v)}::USMALLINT AS version_id, * EXCLUDE (version_id), version_id AS origin FROM (${chainRowsSql(layers.get(v)!.chain, tables)})`),
+  ];
+  return `(${parts.join(' UNION ALL ')}) AS events`;
+}
+
+const TYPED = EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ');
+
+/**
+ * What the layers of the given versions change, as signed rows under each chain's stored version:
+ * each layer's rows (+1, with their entries) and the rows it hides (-1, with no entry), each with
+ * its `origin` (the version whose table holds it). A layered version's rows are its stored
+ * version's plus these: a count is the stored version's count plus their signs' sum.
+ */
+export function correctionsFrom(layers: Layers, versionIds: readonly number[], tables: ChainTables = attachedTables(layers)): string {
+  const parts: string[] = [];
+  for (const v of new Set(versionIds)) {
+    const layer = layers.get(v);
+    if (!layer) continue;
+    const [stored, ...layered] = layer.chain;
+    const as = `${Number(stored)}::USMALLINT AS version_id`;
+    for (const l of layered) {
+      const t = tables.layer(l);
+      parts.push(`SELECT ${as}, ${TYPED}, entry, version_id AS origin, 1 AS sign FROM ${t.events} WHERE version_id = ${Number(l)}`);
+      parts.push(`SELECT ${as}, ${TYPED}, NULL::VARCHAR AS entry, version_id AS origin, -1 AS sign FROM ${t.hidden} WHERE version_id IN (${layer.chain.map(Number).join(', ')})`);
+    }
+  }
   return `(${parts.join(' UNION ALL ')}) AS events`;
 }
 

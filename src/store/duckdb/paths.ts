@@ -47,4 +47,6 @@ export interface PathContext {
   sortedWithEntriesMax: number;
   /** The layered versions (layers.ts), read by the layered path alone. */
   layers: Layers;
+  /** Lists over a layered version whose stored part is at most this long are merged in JS (layered-path.ts). */
+  layeredMergedMax: number;
 }

@@ -9,7 +9,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SORT_KEYS } from '../sql.ts';
 import type { EntryChunk } from '../entry-bytes.ts';
-import { compileRows, type CompiledSql } from './compile.ts';
+import { compileRows, type CompiledSql, type Source } from './compile.ts';
 import { entriesOf, type EntrySources } from './entries-by-id.ts';
 import { nextTurn } from './entry-stream.ts';
 import { nothing, type StartRange } from './stored-order.ts';
@@ -101,13 +101,16 @@ export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: Co
   return window;
 }
 
-/** The page's rows as (version, id, start in µs), in the list's order. */
-async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>): Promise<[number, string, number][]> {
-  const listed = compileRows(query);
+/**
+ * The page's rows as (version, id, start in µs), in the list's order. From a source other than
+ * events (layers.ts eventsFrom), the version is each row's `origin`, whose table holds its entry.
+ */
+async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, source?: Source): Promise<[number, string, number][]> {
+  const listed = compileRows(query, source);
   const window = await sortWindow(c, query, listed, total, await range());
   const rows = window.bounds.reduce((sql, bound) => within(sql, SORT_KEYS[query.sort].column, bound), listed);
   const n = rows.params.length;
-  const sql = `SELECT version_id::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
+  const sql = `SELECT ${source ? 'origin' : 'version_id'}::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
   return (await readRows(c, sql, [...rows.params, query.limit, query.offset - window.before])) as [number, string, number][];
 }
 
@@ -115,8 +118,8 @@ async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, ra
  * The page's entries in chunks: its rows found first, their entries then read a batch at a time.
  * `range` gives the start range of the query's versions together.
  */
-export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources): Promise<AsyncIterable<EntryChunk>> {
-  const rows = await pageRows(c, query, total, range);
+export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources, source?: Source): Promise<AsyncIterable<EntryChunk>> {
+  const rows = await pageRows(c, query, total, range, source);
   if (rows.length === 0) return nothing();
   return (async function* batches() {
     for (let at = 0; at < rows.length; at += ENTRY_BATCH) {

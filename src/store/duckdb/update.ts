@@ -53,10 +53,10 @@ export async function planUpdate(c: DuckDBConnection, existing: DatasetVersion[]
 /** The rows a version holds (every column of events), as a statement. */
 export type RowsOf = (versionId: number) => string;
 
-/** The ids each target's base holds that the update replaces or removes: the rows its layer hides. */
+/** The rows of each target's base that the update replaces or removes (its layer hides them), without their entries. */
 export function hiddenRowsSql(t: UpdateTarget, rowsOf: RowsOf): string {
   const kind = sqlText(t.kind);
-  return `SELECT r.version_id, r.id FROM (${rowsOf(t.base.versionId)}) r
+  return `SELECT r.version_id, ${EVENT_COLUMNS.map(([n]) => `r."${n}"`).join(', ')} FROM (${rowsOf(t.base.versionId)}) r
      SEMI JOIN (SELECT id FROM scratch.typed_rows WHERE problem IS NULL AND kind = ${kind} UNION ALL SELECT id FROM stage.removals WHERE kind = ${kind}) x ON x.id = r.id`;
 }
 
