@@ -93,7 +93,7 @@ function updateSequence(r: Random, initial: PublishedRow[], steps: number): { se
 }
 
 /** Requests of every class: random lists, ids, vessels, regions, a polygon, statistics, deep pages. */
-function requests(r: Random, fixture: Fixture, final: PublishedRow[]): { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }[] {
+function requests(r: Random, fixture: Fixture, final: PublishedRow[], gone: PublishedRow[]): { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }[] {
   const all = Object.values(DATASET).map((d) => `${d}:latest`);
   const out: { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> }[] = [];
   // The generator names version v20240101 at times: here every dataset is read at its latest.
@@ -117,10 +117,20 @@ function requests(r: Random, fixture: Fixture, final: PublishedRow[]): { method:
     if (record.vessel.flag) out.push({ method: 'GET', url: `/v3/vessels/search?where=${encodeURIComponent(`flag = '${record.vessel.flag}'`)}&limit=50` });
     if (record.vessel.name && record.vessel.name.length >= 3) out.push({ method: 'GET', url: `/v3/vessels/search?query=${encodeURIComponent(record.vessel.name.slice(0, 4))}` });
   }
+  // Removed events are not found, by id or in a list of ids.
+  for (const row of gone.slice(0, 10)) {
+    const dataset = `${DATASET[row['event_type'] as EventKind]}:latest`;
+    out.push({ method: 'GET', url: `/v3/events/${encodeURIComponent(String(row['event_id']))}?dataset=${dataset}` });
+    out.push({ method: 'GET', url: `/v3/events?datasets[0]=${dataset}&ids=${encodeURIComponent(String(row['event_id']))}&limit=5&offset=0` });
+  }
   for (const interval of ['DAY', 'MONTH', 'YEAR']) {
     for (const groupBy of ['FLAG', 'GEARTYPE', 'VESSEL_TYPE']) {
       out.push({ method: 'POST', url: '/v3/events/stats', payload: { datasets: all.slice(0, 2 + r.int(0, 3)), startDate: '2017-01-01', endDate: '2025-01-01', timeseriesInterval: interval, groupBy, includes: ['TOTAL_COUNT', 'TIME_SERIES'] } });
     }
+  }
+  // Windows with partial months at both edges, by start and by overlap (the monthly counts' edges).
+  for (const timeFilterMode of ['START-DATE', 'OVERLAP']) {
+    out.push({ method: 'POST', url: '/v3/events/stats', payload: { datasets: all, startDate: '2018-03-15', endDate: '2023-07-20', timeFilterMode, timeseriesInterval: 'MONTH', groupBy: 'FLAG', includes: ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED'] } });
   }
   const fishing = final.filter((row) => row['event_type'] === 'fishing').length;
   for (const offset of [0, Math.floor(fishing / 3), Math.max(0, fishing - 7)]) {
@@ -134,6 +144,8 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
   let freshApp: TestApp;
   let fixture: Fixture;
   let final: PublishedRow[];
+  /** Rows of the first load that the updates removed. */
+  let gone: PublishedRow[];
   let updated: Database;
 
   before(async () => {
@@ -144,6 +156,8 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     const groups = demoReferenceData(world).groups;
     const plan = updateSequence(r, initial, STEPS);
     final = plan.final;
+    const kept = new Set(final.map(key));
+    gone = initial.filter((row) => !kept.has(key(row)));
     updated = await newDatabase('updated');
     await loadRows(initial, 'initial.ndjson', { database: updated, version: 'v1', source: 'initial' });
     for (const [s, step] of plan.sequence.entries()) {
@@ -172,7 +186,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
   async function answersAsFresh(app: TestApp): Promise<void> {
     const r = new Random(SEED + 1);
     let nonEmpty = 0;
-    for (const req of requests(r, fixture, final)) {
+    for (const req of requests(r, fixture, final, gone)) {
       const send = (t: TestApp) => t.app.inject({ method: req.method, url: req.url, headers: t.auth, ...(req.payload ? { payload: req.payload } : {}) });
       const [a, b] = await Promise.all([send(app), send(freshApp)]);
       const where = `UPDATE_TEST_SEED=${SEED}: ${req.method} ${req.url} ${req.payload ? JSON.stringify(req.payload) : ''}`;

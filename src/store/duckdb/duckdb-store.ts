@@ -31,8 +31,8 @@ import { tableExists } from './tables.ts';
 import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
-import { addLayerRegionIds, attachLayers, eventsFrom, layersIdentity, type Layers } from './layers.ts';
-import { LAYERED_MERGED_MAX, layeredFrom } from './layered-path.ts';
+import { addLayerRegionIds, attachLayers, correctionsFrom, eventsFrom, layersIdentity, type Layers } from './layers.ts';
+import { LAYERED_MERGED_MAX, layeredFrom, rebasable, rebased, versionIdsOf } from './layered-path.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -196,7 +196,12 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
-    return this.pool.use('heavy', (c) => computeStats(c, query, options, monthRows(query, options, this.statsMonthVersions), layeredFrom(query, this.pathContext)));
+    const layered = layeredFrom(query, this.pathContext);
+    if (!layered) return this.pool.use('heavy', (c) => computeStats(c, query, options, monthRows(query, options, this.statsMonthVersions)));
+    // A layered version's monthly counts: its stored version's, plus its layers' signed rows;
+    // else counted on its rows as if stored.
+    const months = rebasable(query) ? monthRows(rebased(query, this.layers), options, this.statsMonthVersions, correctionsFrom(this.layers, versionIdsOf(query))) : undefined;
+    return this.pool.use('heavy', (c) => computeStats(c, query, options, months, layered));
   }
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
@@ -236,7 +241,10 @@ export class DuckDbStore extends Catalog implements EventStore {
   }
 
   async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
-    if (this.layers.has(dataset.resolved.versionId)) return (await this.layeredById(dataset, id, 'entry'))?.[0] as string | undefined;
+    if (this.layers.has(dataset.resolved.versionId)) {
+      const found = await this.layeredById(dataset, id, 'entry');
+      return found === 'stored' ? this.getEntry(this.onStored(dataset), id) : (found?.[0] as string | undefined);
+    }
     const points = this.points.get(dataset.resolved.versionId);
     if (points) return points.entry(id);
     const row = await this.byId(dataset, id, 'entry');
@@ -246,8 +254,9 @@ export class DuckDbStore extends Catalog implements EventStore {
   async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
     const select = selectColumns([dataset.resolved.kind]);
     if (this.layers.has(dataset.resolved.versionId)) {
-      const row = await this.layeredById(dataset, id, select);
-      return row ? toRecord(row) : undefined;
+      const found = await this.layeredById(dataset, id, select);
+      if (found === 'stored') return this.getRecord(this.onStored(dataset), id);
+      return found ? toRecord(found) : undefined;
     }
     const points = this.points.get(dataset.resolved.versionId);
     if (!points) {
@@ -266,10 +275,23 @@ export class DuckDbStore extends Catalog implements EventStore {
     return rows[0] ? toRecord(rows[0]) : undefined;
   }
 
-  /** A layered version's row by id. */
-  private layeredById(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | undefined> {
+  /**
+   * A layered version's row by id, from its layers' rows alone (layers.ts correctionsFrom): the
+   * selected columns of a layer's row no later layer hides; undefined when a layer hides the
+   * stored version's row and none gives another; 'stored' when the layers leave it as stored.
+   */
+  private async layeredById(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | 'stored' | undefined> {
     const versionId = dataset.resolved.versionId;
-    return this.pool.use('light', async (c) => (await readRows(c, `SELECT ${select} FROM ${eventsFrom(this.layers, [versionId])} WHERE version_id = $1 AND id = $2`, [versionId, id]))[0]);
+    const rows = await this.pool.use('light', (c) => readRows(c, `SELECT origin::INTEGER, sign::INTEGER, ${select} FROM ${correctionsFrom(this.layers, [versionId])} WHERE id = $1`, [id]));
+    const hidden = new Set(rows.filter((r) => (r[1] as number) < 0).map((r) => r[0] as number));
+    const given = rows.find((r) => (r[1] as number) > 0 && !hidden.has(r[0] as number));
+    if (given) return given.slice(2);
+    return hidden.has(this.layers.get(versionId)!.chain[0]!) ? undefined : 'stored';
+  }
+
+  /** A dataset read at the stored version its layered version starts from. */
+  private onStored(dataset: ResolvedDataset): ResolvedDataset {
+    return { ...dataset, resolved: { ...dataset.resolved, versionId: this.layers.get(dataset.resolved.versionId)!.chain[0]! } };
   }
 
   /** A version without a point file (its file could not be opened): the id index where the file has one. */

@@ -46,6 +46,16 @@ export function rebased<Q extends EventQuery>(query: Q, layers: Layers): Q {
   return withPlan({ ...query, datasets });
 }
 
+/**
+ * Whether a query can be rebased: it reads each dataset once. Rebased, a layered version and the
+ * version it applies to would be one version, read once, and an entry's id would not say which
+ * it came from.
+ */
+export function rebasable(query: EventQuery): boolean {
+  const kinds = query.datasets.map((d) => d.resolved.kind);
+  return new Set(kinds).size === kinds.length;
+}
+
 /** Lists whose stored part is at most this long are merged in JS; longer ones found in SQL. */
 export const LAYERED_MERGED_MAX = 2_000;
 
@@ -60,19 +70,14 @@ interface Placed {
 
 export class LayeredPath implements AccessPath {
   readonly name = 'layered';
-  /**
-   * The path of the query rebased on the stored versions. A query that reads two versions of one
-   * dataset has none: rebased, a layered version and the one it applies to would be one version,
-   * read once, and an entry's id would not say which it came from. Its rows are read as if stored.
-   */
+  /** The path of the query rebased on the stored versions; none where it is not rebasable, whose rows are read as if stored. */
   private readonly base: AccessPath | undefined;
   private readonly onStored: EventQuery;
   private readonly rows: string;
 
   constructor(private readonly ctx: PathContext, private readonly query: EventQuery, choose: (query: EventQuery) => AccessPath) {
     this.onStored = rebased(query, ctx.layers);
-    const kinds = query.datasets.map((d) => d.resolved.kind);
-    this.base = new Set(kinds).size === kinds.length ? choose(this.onStored) : undefined;
+    this.base = rebasable(query) ? choose(this.onStored) : undefined;
     this.rows = eventsFrom(ctx.layers, versionIdsOf(query));
   }
 

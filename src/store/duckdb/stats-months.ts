@@ -55,6 +55,11 @@ const TIME_FIELDS: ReadonlySet<Field> = new Set<Field>(['start', 'end']);
 export interface MonthRows {
   counts: CompiledSql;
   vesselKeys: CompiledSql;
+  /**
+   * With layers' signed rows (layers.ts correctionsFrom): counts may be negative, and vesselKeys
+   * are (vessel_key, n), a vessel counted where its n add up to more than 0.
+   */
+  signed?: boolean;
 }
 
 const monthStart = (ms: number, next: boolean): number => {
@@ -69,7 +74,7 @@ const monthStart = (ms: number, next: boolean): number => {
  * placed by their start (END-DATE); buckets finer than a month; a grouping but by flag; a version
  * the table lacks; or no whole month in the window.
  */
-export function monthRows(query: EventQuery, options: StatsOptionsNormalized, versions: ReadonlySet<number>): MonthRows | undefined {
+export function monthRows(query: EventQuery, options: StatsOptionsNormalized, versions: ReadonlySet<number>, corrections?: string): MonthRows | undefined {
   // Each condition is on the table's columns (versions, flags) or on the time window alone.
   const tableConditions: Condition[] = [];
   for (const condition of query.filters.conditions) {
@@ -105,13 +110,24 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
     if (firstWhole !== undefined) edges.push(`${where} AND start_ts < ${instant(firstWhole)}`);
     if (afterWhole !== undefined) edges.push(`${where} AND start_ts >= ${instant(afterWhole)}`);
   }
-  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string): CompiledSql => ({
-    sql: `SELECT ${tableSelect} FROM stats_months WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}`,
+  // A layered version's rows are its stored version's (this query's, rebased) plus its layers'
+  // signed rows, counted with every condition of the query.
+  const changed = corrections === undefined ? undefined : compileWhere(query, b).sql;
+  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string, changeSelect?: string): CompiledSql => ({
+    sql: `SELECT ${tableSelect} FROM stats_months WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}${
+      changeSelect === undefined ? '' : ` UNION ALL SELECT ${changeSelect} FROM ${corrections} WHERE ${changed}`}`,
     params: b.params,
   });
   // A vessel's key at the edges: vessel_events holds it where it answers every condition, so that
   // no id is hashed (an edge month of fishing, 245,294 events: 115-214 ms hashed in events).
   const keysFrom = vesselTableAnswers(query) ? { select: 'vessel_key', from: 'vessel_events' } : { select: VESSEL_KEY_SQL('vessel_id'), from: 'events' };
+  if (changed !== undefined) {
+    return {
+      counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events', `vessel_flag, date_trunc('month', start_ts)::DATE, sign`),
+      vesselKeys: union('vessel_key, n', `${keysFrom.select}, 1`, keysFrom.from, `${VESSEL_KEY_SQL('vessel_id')}, sign`),
+      signed: true,
+    };
+  }
   return {
     counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events'),
     vesselKeys: union('vessel_key', keysFrom.select, keysFrom.from),
