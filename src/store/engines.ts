@@ -48,7 +48,7 @@ export interface ServingOptions {
   threads?: number;
   /** Lists of at most this many rows are sorted with their entries (the DuckDB engine only; sorted-page.ts). */
   sortedWithEntriesMax?: number;
-  /** Lists over an update layer whose stored part is at most this long are merged in JS (the DuckDB engine only; layered-path.ts). */
+  /** Pages over an update layer within this many rows of the list's start are merged in JS (the DuckDB engine only; layered-path.ts). */
   layeredMergedMax?: number;
 }
 

@@ -117,6 +117,12 @@ function requests(r: Random, fixture: Fixture, final: PublishedRow[], gone: Publ
     if (record.vessel.flag) out.push({ method: 'GET', url: `/v3/vessels/search?where=${encodeURIComponent(`flag = '${record.vessel.flag}'`)}&limit=50` });
     if (record.vessel.name && record.vessel.name.length >= 3) out.push({ method: 'GET', url: `/v3/vessels/search?query=${encodeURIComponent(record.vessel.name.slice(0, 4))}` });
   }
+  // Lists made of the updates' rows alone, and of them among stored ones, paged.
+  const fresh = final.filter((row) => String(row['event_id']).startsWith('new') && row['event_type'] === 'fishing').map((row) => String(row['event_id']));
+  const kept = final.filter((row) => row['event_type'] === 'fishing').slice(0, 6).map((row) => String(row['event_id']));
+  for (const [ids, offset] of [[fresh.slice(0, 8), 2], [[...fresh.slice(0, 5), ...kept], 3]] as const) {
+    for (const sort of ['+start', '-end']) out.push({ method: 'GET', url: `/v3/events?datasets[0]=${DATASET.fishing}:latest&ids=${ids.map(encodeURIComponent).join(',')}&limit=4&offset=${offset}&sort=${sort}` });
+  }
   // Removed events are not found, by id or in a list of ids.
   for (const row of gone.slice(0, 10)) {
     const dataset = `${DATASET[row['event_type'] as EventKind]}:latest`;

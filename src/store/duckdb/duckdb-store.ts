@@ -51,7 +51,7 @@ export interface DuckDbStoreOptions {
    * columns alone (sorted-page.ts; default SORTED_WITH_ENTRIES_MAX).
    */
   sortedWithEntriesMax?: number;
-  /** Lists over an update layer whose stored part is at most this long are merged in JS (layered-path.ts; default LAYERED_MERGED_MAX). */
+  /** Pages over an update layer within this many rows of the list's start are merged in JS (layered-path.ts; default LAYERED_MERGED_MAX). */
   layeredMergedMax?: number;
 }
 

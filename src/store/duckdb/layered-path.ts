@@ -3,15 +3,16 @@
 // - its total is the stored version's total on the path that serves it (the query rebased on the
 //   stored version, which keeps the layered version's reach and time of last update), plus the sum
 //   of the signs of the layers' rows that meet the query;
-// - a short list is the stored version's list merged with the layers' rows, less those hidden;
-// - a longer page is found on the sort columns of the rows as if stored (sorted-page.ts), its
+// - a page near the list's start is the stored version's first entries merged with the layers'
+//   first rows, less those hidden;
+// - a deeper page is found on the sort columns of the rows as if stored (sorted-page.ts), its
 //   entries then read from the table that holds each (the stored version's, or a layer's).
 // docs/performance.md ("Updates") gives what this costs against a version written whole.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { withPlan } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
-import { SORT_KEYS } from '../sql.ts';
+import { ORDER_BY, SORT_KEYS } from '../sql.ts';
 import type { AccessPath, PathContext } from './paths.ts';
 import { compileRows, compileSearch } from './compile.ts';
 import { countRows } from './events-path.ts';
@@ -56,7 +57,10 @@ export function rebasable(query: EventQuery): boolean {
   return new Set(kinds).size === kinds.length;
 }
 
-/** Lists whose stored part is at most this long are merged in JS; longer ones found in SQL. */
+/**
+ * Pages whose offset, limit and hidden stored rows add up to at most this many are merged in JS
+ * (LayeredPath.merged); deeper ones are found in SQL.
+ */
 export const LAYERED_MERGED_MAX = 2_000;
 
 /** An entry's place in a list: its sort time (null: no end) and id. */
@@ -103,8 +107,10 @@ export class LayeredPath implements AccessPath {
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
-    const stored = this.base ? await this.base.count() : Infinity;
-    if (stored <= this.ctx.layeredMergedMax) return pageOf(await this.merged(query, stored));
+    if (this.base) {
+      const hidden = await this.hiddenStored(query);
+      if (query.offset + query.limit + hidden.size <= this.ctx.layeredMergedMax) return pageOf(await this.merged(query, hidden));
+    }
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
       const listTotal = total ?? (await this.countOn(c));
       if (listTotal <= this.ctx.sortedWithEntriesMax) {
@@ -120,38 +126,43 @@ export class LayeredPath implements AccessPath {
     return countThenSearch(this, query);
   }
 
+  /** The stored rows the layers hide that meet the query, as kind and id. */
+  private async hiddenStored(query: ListQuery): Promise<Set<string>> {
+    const rows = compileRows(this.onStored, { from: this.corrections });
+    const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
+    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT kind, id ${rows.sql} AND sign < 0 AND origin IN (${stored})`, rows.params));
+    return new Set(found.map(([kind, id]) => `${kind}\u0000${id}`));
+  }
+
   /**
-   * A short list: every stored entry that meets the query (read on the path that serves the stored
-   * versions), less those the layers hide, plus the layers' rows, sorted as the engine sorts, then
-   * the page cut from it.
+   * A page near the list's start: the stored list's first entries (read on the path that serves
+   * the stored versions) less those the layers hide, merged with the layers' first rows that meet
+   * the query and no later layer hides, sorted as the engine sorts, then cut. A stored entry within
+   * the page has at most `hidden.size` hidden ones before it, and a layer's row at most as many of
+   * the layers' rows before it as its place: offset + limit (+ hidden) of each hold the page.
    */
-  private async merged(query: ListQuery, stored: number): Promise<string[]> {
+  private async merged(query: ListQuery, hidden: Set<string>): Promise<string[]> {
     const onStored = rebased(query, this.ctx.layers);
-    const column = SORT_KEYS[query.sort].column === 'start_ts' ? 'start' : 'end';
+    const column = SORT_KEYS[query.sort].column;
+    const rows = compileRows(onStored, { from: this.corrections });
+    const n = rows.params.length;
+    const added = (await this.ctx.pool.use('light', (c) => readRows(c,
+      `WITH changed AS (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql})
+       SELECT kind, id, epoch_us(${column})::DOUBLE, entry FROM changed a
+        WHERE sign > 0 AND NOT EXISTS (SELECT 1 FROM changed h WHERE h.sign < 0 AND h.origin = a.origin AND h.id = a.id)
+        ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1}`,
+      [...rows.params, query.offset + query.limit],
+    ))).map(([kind, id, us, entry]): Placed => ({ us: us as number | null, id: id as string, key: `${kind}\u0000${id}`, entry: entry as string }));
     const placed: Placed[] = [];
-    if (stored > 0) {
-      for await (const texts of await this.base!.search({ ...onStored, offset: 0, limit: stored }, stored)) {
-        for (const entry of texts) {
-          const e = JSON.parse(entry) as { id: string; type: string; start: string; end: string | null };
-          const at = e[column];
-          placed.push({ us: at ? Date.parse(at) * 1000 : null, id: e.id, key: `${e.type}\u0000${e.id}`, entry });
-        }
+    for await (const texts of await this.base!.search({ ...onStored, offset: 0, limit: query.offset + query.limit + hidden.size })) {
+      for (const entry of texts) {
+        const e = JSON.parse(entry) as { id: string; type: string; start: string; end: string | null };
+        const at = e[column === 'start_ts' ? 'start' : 'end'];
+        const key = `${e.type}\u0000${e.id}`;
+        if (!hidden.has(key)) placed.push({ us: at ? Date.parse(at) * 1000 : null, id: e.id, key, entry });
       }
     }
-    const rows = compileRows(onStored, { from: this.corrections });
-    const changed = (await this.ctx.pool.use('light', (c) => readRows(c,
-      `SELECT origin::INTEGER, kind, id, sign::INTEGER, epoch_us(${SORT_KEYS[query.sort].column})::DOUBLE, entry ${rows.sql}`, rows.params,
-    ))) as [number, string, string, number, number | null, string | null][];
-    // Each dataset is read once (else there is no base path), so (kind, id) names an entry. A
-    // stored row a layer hides leaves the list; a layer's row another layer hides cancels out.
-    const storedVersions = new Set(versionIdsOf(onStored));
-    const hidden = new Set(changed.filter((r) => r[3] < 0).map(([origin, kind, id]) => `${origin}\u0000${kind}\u0000${id}`));
-    const hiddenStored = new Set(changed.filter((r) => r[3] < 0 && storedVersions.has(r[0])).map(([, kind, id]) => `${kind}\u0000${id}`));
-    const added = changed
-      .filter(([origin, kind, id, sign]) => sign > 0 && !hidden.has(`${origin}\u0000${kind}\u0000${id}`))
-      .map(([, kind, id, , us, entry]): Placed => ({ us, id, key: `${kind}\u0000${id}`, entry: entry! }));
-    const all = [...placed.filter((p) => !hiddenStored.has(p.key)), ...added].sort(comparator(query.sort));
-    return all.slice(query.offset, query.offset + query.limit).map((p) => p.entry);
+    return [...placed, ...added].sort(comparator(query.sort)).slice(query.offset, query.offset + query.limit).map((p) => p.entry);
   }
 
   /** The start range of the stored versions the query reads (a window's first guess; counts check it). */

@@ -47,6 +47,6 @@ export interface PathContext {
   sortedWithEntriesMax: number;
   /** The layered versions (layers.ts), read by the layered path alone. */
   layers: Layers;
-  /** Lists over a layered version whose stored part is at most this long are merged in JS (layered-path.ts). */
+  /** Pages over a layered version within this many rows of the list's start are merged in JS (layered-path.ts). */
   layeredMergedMax: number;
 }
