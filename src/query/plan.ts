@@ -41,6 +41,15 @@ export function withPlan<Q extends QueryFilters>(q: Q): Q & { filters: FilterPla
   return { ...q, filters: { conditions, matchesNothing: conditions.some((c) => c.is === 'false'), ...fieldsRead(conditions) } };
 }
 
+/**
+ * The query read at other versions of its datasets, each keeping its time of last update (open
+ * events last until it) and its reach: its plan made again. An engine reads a version made of
+ * another and changes to it (DuckDB's update layers) on the version it is made of.
+ */
+export function atVersions<Q extends QueryFilters>(q: Q, versionOf: (d: Q['datasets'][number]) => number): Q & { filters: FilterPlan } {
+  return withPlan({ ...q, datasets: q.datasets.map((d) => ({ ...d, resolved: { ...d.resolved, versionId: versionOf(d) } })) });
+}
+
 /** Every condition an event of the query must meet, in the order engines evaluate them best. */
 export function planFilters(q: QueryFilters): Condition[] {
   const conditions: Condition[] = [oneOf('version', q.datasets.map((d) => d.resolved.versionId))];

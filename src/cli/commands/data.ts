@@ -186,7 +186,7 @@ export const compactCommand: Command = {
 
 export const cleanCommand: Command = {
   usage: 'vessel-events clean --db PATH',
-  summary: 'Remove what killed loads left beside the database: working copies (<db>.loading-<pid>) and their scratch files, and point files (<db>.points/) the database does not name. Every load does this too.',
+  summary: 'Remove what killed loads left beside the database: working copies (<db>.loading-<pid>) and their scratch files, updates being written (<db>.layers/loading-<pid>.duckdb), and point files (<db>.points/) the database does not name. Every load does this too.',
   options: ['db'],
   async run(flags) {
     const { cleanStaleWork } = await import('../../store/engines.ts');

@@ -9,7 +9,7 @@
 //   entries then read from the table that holds each (the stored version's, or a layer's).
 // docs/performance.md ("Updates") gives what this costs against a version written whole.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { withPlan } from '../../query/plan.ts';
+import { atVersions } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
 import { ORDER_BY, SORT_KEYS } from '../sql.ts';
@@ -40,11 +40,7 @@ export function layeredFrom(query: EventQuery, ctx: Pick<PathContext, 'layers'>)
  * again with the version ids alone changed.
  */
 export function rebased<Q extends EventQuery>(query: Q, layers: Layers): Q {
-  const datasets = query.datasets.map((d) => {
-    const layer = layers.get(d.resolved.versionId);
-    return layer ? { ...d, resolved: { ...d.resolved, versionId: layer.chain[0]! } } : d;
-  });
-  return withPlan({ ...query, datasets });
+  return atVersions(query, (d) => layers.get(d.resolved.versionId)?.chain[0] ?? d.resolved.versionId);
 }
 
 /**

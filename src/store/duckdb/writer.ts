@@ -473,7 +473,9 @@ export class DuckDbWriter implements EngineWriter {
     await this.inTransaction(async () => {
       for (const v of latest) {
         const layer = this.layers.get(v.versionId)!;
-        await insertEvents(c, layeredRowsSql(v.versionId, layer.chain, tables), [v.versionId], this.servingTables);
+        // Sorted typed, the entries rendered after, as a load's: sorting the stored entries with
+        // the rows ran out of the default 2GB on 10M events (docs/performance.md, "Updates").
+        await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, tables)})`, [v.versionId], this.servingTables);
         await c.run(`INSERT INTO dataset_versions SELECT * FROM ${layer.alias}.dataset_versions WHERE version_id = ${v.versionId}`);
         await c.run(`INSERT OR IGNORE INTO region_ids SELECT * FROM ${layer.alias}.region_ids`);
       }
@@ -616,15 +618,10 @@ const STORED_ORDER = 'version_id, start_ts, id';
 
 /**
  * Writes typed rows (version_id and EVENT_COLUMNS) of the given versions: sorted, then their entries
- * rendered, so the sort carries no entry text (a load, a migration).
+ * rendered, so the sort carries no entry text (a load, a migration, a compaction, an update's layer).
  */
 function insertTypedEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
   return writeEvents(c, renderEntries(`SELECT * FROM (${typedRows}) ORDER BY ${STORED_ORDER}`), versionIds, servingTables);
-}
-
-/** Writes rows that hold their entries already (an update's kept rows), sorted with them. */
-function insertEvents(c: DuckDBConnection, rows: string, versionIds: number[], servingTables = true): Promise<void> {
-  return writeEvents(c, `SELECT * FROM (${rows}) ORDER BY ${STORED_ORDER}`, versionIds, servingTables);
 }
 
 /**
