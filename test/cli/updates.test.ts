@@ -3,7 +3,7 @@
 // leaves the served data as it was.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -106,5 +106,12 @@ describe('updates through the command line', () => {
     assert.equal(killed, 4);
     const { stdout } = await cli(['load', '--db', u.db, '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', u.removals, u.rows]);
     assert.match(stdout, /fishing-events:v2\t/);
+    // The update is a layer beside the database until compacted; compacted, it answers the same.
+    assert.deepEqual(readdirSync(`${u.db}.layers`), ['2.duckdb']);
+    const updated = await snapshot();
+    assert.match((await cli(['compact', '--db', u.db])).stdout, /^public-global-fishing-events:v2\t[\d,]+ entries\twritten whole$/m);
+    assert.deepEqual(readdirSync(`${u.db}.layers`), []);
+    assert.equal((await snapshot()).versions, updated.versions);
+    await assert.rejects(cli(['compact', '--db', u.db]), /nothing to compact/);
   });
 });

@@ -306,7 +306,8 @@ export class DuckDbWriter implements EngineWriter {
       await insertTypedEvents(c, givenRowsSql(targets), targets.map((t) => t.versionId), false);
       for (const t of targets) {
         await c.run(`INSERT INTO layer VALUES (${t.versionId}, ${t.base.versionId})`);
-        await c.run(`INSERT INTO hidden ${hiddenRowsSql(t, baseRows)}`);
+        // Sorted as events are, so that a time window's zone maps skip the rest of them too.
+        await c.run(`INSERT INTO hidden SELECT * FROM (${hiddenRowsSql(t, baseRows)}) ORDER BY version_id, start_ts, id`);
       }
       for (const d of await describeUpdate(c, targets, this.rowsOf(chains))) {
         const { kind, versionId } = d.target;
