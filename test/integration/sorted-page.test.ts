@@ -10,7 +10,8 @@ import type { EventFilters } from '../../src/query/schema.ts';
 import { compileRows } from '../../src/store/duckdb/compile.ts';
 import { DuckDbStore } from '../../src/store/duckdb/duckdb-store.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
-import { sortWindow } from '../../src/store/duckdb/sorted-page.ts';
+import { countWithin, sortWindow } from '../../src/store/duckdb/sorted-page.ts';
+import { SORT_KEYS } from '../../src/store/sql.ts';
 import { readStartRange } from '../../src/store/duckdb/stored-order.ts';
 import { buildFixtureDb, type Fixture } from '../helpers/fixture.ts';
 import { countedThenSearched, eventsAnswer, storeAnswer } from '../helpers/store-answers.ts';
@@ -69,7 +70,7 @@ test('300 random sorted pages at any offset: the events table\'s pages, by listP
       if (sortedHere && total > 0) {
         const ranges = await Promise.all(query.datasets.map((d) => readStartRange(c, d.resolved.versionId)));
         const range = { firstUs: Math.min(...ranges.map((x) => x.firstUs)), lastUs: Math.max(...ranges.map((x) => x.lastUs)) };
-        const window = await sortWindow(c, query, compileRows(query), total, range);
+        const window = await sortWindow(query, countWithin(c, compileRows(query), SORT_KEYS[query.sort].column), total, range);
         if (window.bounds.length === 2) windowed[sort.slice(1) as 'start' | 'end']++;
       }
     }

@@ -21,7 +21,7 @@ import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
 import { heldPageOf, pageOf } from './held-page.ts';
 import { readRows } from './statements.ts';
 import { anyLayered, correctionsFrom, eventsFrom, type Layers } from './layers.ts';
-import { sortedPage } from './sorted-page.ts';
+import { countWithin, sortedPage, type BoundCount } from './sorted-page.ts';
 import type { EntrySources } from './entries-by-id.ts';
 import type { StartRange } from './stored-order.ts';
 
@@ -103,9 +103,10 @@ export class LayeredPath implements AccessPath {
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
-    if (this.base) {
-      const hidden = await this.hiddenStored(query);
-      if (query.offset + query.limit + hidden.size <= this.ctx.layeredMergedMax) return pageOf(await this.merged(query, hidden));
+    // Counted first: a broad list may hide tens of thousands of stored rows, not worth reading to
+    // find that the page is too deep to merge.
+    if (this.base && query.offset + query.limit + (await this.hiddenStored(false)) <= this.ctx.layeredMergedMax) {
+      return pageOf(await this.merged(query, await this.hiddenStored(true)));
     }
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
       const listTotal = total ?? (await this.countOn(c));
@@ -113,7 +114,7 @@ export class LayeredPath implements AccessPath {
         const search = compileSearch(query, ENTRY_BYTES_SQL, { from: this.rows });
         return { page: entryChunks(await streamRows(c, search.sql, search.params)) };
       }
-      return { page: await sortedPage(c, query, listTotal, () => this.startRange(c), this.entrySources(c), { from: this.rows }) };
+      return { page: await sortedPage(c, query, listTotal, () => this.startRange(c), this.entrySources(c), { from: this.rows }, this.boundCount(c, query)) };
     });
     return page;
   }
@@ -122,12 +123,14 @@ export class LayeredPath implements AccessPath {
     return countThenSearch(this, query);
   }
 
-  /** The stored rows the layers hide that meet the query, as kind and id. */
-  private async hiddenStored(query: ListQuery): Promise<Set<string>> {
+  /** The stored rows the layers hide that meet the query: how many, or each as kind and id. */
+  private async hiddenStored(read: false): Promise<number>;
+  private async hiddenStored(read: true): Promise<Set<string>>;
+  private async hiddenStored(read: boolean): Promise<number | Set<string>> {
     const rows = compileRows(this.onStored, { from: this.corrections });
     const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
-    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT kind, id ${rows.sql} AND sign < 0 AND origin IN (${stored})`, rows.params));
-    return new Set(found.map(([kind, id]) => `${kind}\u0000${id}`));
+    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT ${read ? 'kind, id' : 'count(*)::DOUBLE'} ${rows.sql} AND sign < 0 AND origin IN (${stored})`, rows.params));
+    return read ? new Set(found.map(([kind, id]) => `${kind}\u0000${id}`)) : (found[0]![0] as number);
   }
 
   /**
@@ -159,6 +162,19 @@ export class LayeredPath implements AccessPath {
       }
     }
     return [...placed, ...added].sort(comparator(query.sort)).slice(query.offset, query.offset + query.limit).map((p) => p.entry);
+  }
+
+  /**
+   * Rows beyond a bound of a page's window, counted as the total is: on the stored versions'
+   * events (the query rebased), plus the signs of the layers' rows; not on the rows as if stored,
+   * which join every stored row with the hidden ones (12-14 ms a count on 10M against 1-2).
+   */
+  private boundCount(c: DuckDBConnection, query: ListQuery): BoundCount | undefined {
+    if (!this.base) return undefined;
+    const column = SORT_KEYS[query.sort].column;
+    const stored = countWithin(c, compileRows(this.onStored), column);
+    const changed = countWithin(c, compileRows(this.onStored, { from: this.corrections }), column, 'coalesce(sum(sign), 0)');
+    return async (bound) => (await stored(bound)) + (await changed(bound));
   }
 
   /** The start range of the stored versions the query reads (a window's first guess; counts check it). */

@@ -54,8 +54,15 @@ function within(rows: CompiledSql, column: string, bound: Bound): CompiledSql {
   return { sql: `${rows.sql} AND ${bound.orOpen ? `(${at} OR ${column} IS NULL)` : at}`, params: [...rows.params, BigInt(Math.round(bound.us))] };
 }
 
-async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> {
-  return (await readRows(c, `SELECT count(*)::DOUBLE ${rows.sql}`, rows.params))[0]![0] as number;
+/** How many of a list's rows lie beyond a bound on its sort column. */
+export type BoundCount = (bound: Bound) => Promise<number>;
+
+/** A bound's count as a statement on the rows (`total`: an aggregate other than count(*), e.g. a sum of signs). */
+export function countWithin(c: DuckDBConnection, rows: CompiledSql, column: string, total = 'count(*)'): BoundCount {
+  return async (bound) => {
+    const bounded = within(rows, column, bound);
+    return (await readRows(c, `SELECT (${total})::DOUBLE ${bounded.sql}`, bounded.params))[0]![0] as number;
+  };
 }
 
 /**
@@ -66,7 +73,7 @@ async function countOf(c: DuckDBConnection, rows: CompiledSql): Promise<number> 
  * too near is pushed four times further), the near one must leave out no more rows than the offset
  * (a guess too far is pulled four times nearer).
  */
-export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: CompiledSql, total: number, range: StartRange): Promise<SortWindow> {
+export async function sortWindow(query: ListQuery, countOf: BoundCount, total: number, range: StartRange): Promise<SortWindow> {
   const { column, ascending, openFirst } = SORT_KEYS[query.sort];
   // Open events (no end) come last by +end: the window's near side holds them.
   const openLast = column === 'end_ts' && !openFirst;
@@ -80,7 +87,7 @@ export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: Co
     for (let probe = 0, reach = rate * needed * 1.5 + 1e6; probe < MAX_PROBES && reach < span; probe++, reach *= 4) {
       // The rows up to the bound, in the list's order.
       const bound: Bound = ascending ? { op: '<', us: at(reach), orOpen: false } : { op: '>=', us: at(reach), orOpen: openFirst };
-      if ((await countOf(c, within(rows, column, bound))) < needed) continue;
+      if ((await countOf(bound)) < needed) continue;
       window.bounds.push(bound);
       break;
     }
@@ -91,7 +98,7 @@ export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: Co
       const us = Math.round(at(reach));
       // The rows before the bound, in the list's order, and the window's side of it.
       const skipped: Bound = ascending ? { op: '<', us, orOpen: false } : { op: '>=', us: us + 1, orOpen: openFirst };
-      const before = await countOf(c, within(rows, column, skipped));
+      const before = await countOf(skipped);
       if (before > query.offset) continue;
       window.bounds.push(ascending ? { op: '>=', us, orOpen: openLast } : { op: '<=', us, orOpen: false });
       window.before = before;
@@ -105,9 +112,9 @@ export async function sortWindow(c: DuckDBConnection, query: ListQuery, rows: Co
  * The page's rows as (version, id, start in µs), in the list's order. From a source other than
  * events (layers.ts eventsFrom), the version is each row's `origin`, whose table holds its entry.
  */
-async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, source?: Source): Promise<[number, string, number][]> {
+async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, source?: Source, count?: BoundCount): Promise<[number, string, number][]> {
   const listed = compileRows(query, source);
-  const window = await sortWindow(c, query, listed, total, await range());
+  const window = await sortWindow(query, count ?? countWithin(c, listed, SORT_KEYS[query.sort].column), total, await range());
   const rows = window.bounds.reduce((sql, bound) => within(sql, SORT_KEYS[query.sort].column, bound), listed);
   const n = rows.params.length;
   const sql = `SELECT ${source ? 'origin' : 'version_id'}::INTEGER, id, epoch_us(start_ts)::DOUBLE ${rows.sql} ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1} OFFSET $${n + 2}`;
@@ -118,8 +125,8 @@ async function pageRows(c: DuckDBConnection, query: ListQuery, total: number, ra
  * The page's entries in chunks: its rows found first, their entries then read a batch at a time.
  * `range` gives the start range of the query's versions together.
  */
-export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources, source?: Source): Promise<AsyncIterable<EntryChunk>> {
-  const rows = await pageRows(c, query, total, range, source);
+export async function sortedPage(c: DuckDBConnection, query: ListQuery, total: number, range: () => Promise<StartRange>, sources: EntrySources, source?: Source, count?: BoundCount): Promise<AsyncIterable<EntryChunk>> {
+  const rows = await pageRows(c, query, total, range, source, count);
   if (rows.length === 0) return nothing();
   return (async function* batches() {
     for (let at = 0; at < rows.length; at += ENTRY_BATCH) {
