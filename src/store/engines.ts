@@ -50,6 +50,8 @@ export interface ServingOptions {
   sortedWithEntriesMax?: number;
   /** Pages over an update layer within this many rows of the list's start are merged in JS (the DuckDB engine only; layered-path.ts). */
   layeredMergedMax?: number;
+  /** Pages over an update layer longer than this are found in parts of this many entries (the DuckDB engine only; layered-path.ts). */
+  layeredPagePart?: number;
 }
 
 /** The stores a server reads, following loads as they land (`watch`). */

@@ -208,7 +208,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
   test('every query class answers as a fresh load of the final rows', () => answersAsFresh(updatedApp));
 
   // A layered version's lists are merged in JS when short and found in SQL when long: each way alone.
-  for (const [way, store] of [['merged in JS', { layeredMergedMax: 1e9 }], ['found in SQL, sorted with entries or not', { layeredMergedMax: -1, sortedWithEntriesMax: 3 }]] as const) {
+  for (const [way, store] of [['merged in JS', { layeredMergedMax: 1e9 }], ['found in SQL, sorted with entries or not', { layeredMergedMax: -1, sortedWithEntriesMax: 3 }], ['in parts of 7 entries', { layeredPagePart: 7 }]] as const) {
     test(`every query class answers as a fresh load of the final rows, lists over layers ${way}`, { skip: TEST_ENGINE !== 'duckdb' }, async () => {
       const app = await startTestApp({ fixture: { ...fixture, database: updated }, store });
       try {

@@ -32,7 +32,8 @@ import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../dom
 import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 import { addLayerRegionIds, attachLayers, correctionsFrom, eventsFrom, layersIdentity, type Layers } from './layers.ts';
-import { LAYERED_MERGED_MAX, layeredFrom, rebasable, rebased, versionIdsOf } from './layered-path.ts';
+import { holds, idHash, readLayerIds } from './layer-ids.ts';
+import { LAYERED_MERGED_MAX, LAYERED_PAGE_PART, layeredFrom, rebasable, rebased, versionIdsOf } from './layered-path.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -53,6 +54,8 @@ export interface DuckDbStoreOptions {
   sortedWithEntriesMax?: number;
   /** Pages over an update layer within this many rows of the list's start are merged in JS (layered-path.ts; default LAYERED_MERGED_MAX). */
   layeredMergedMax?: number;
+  /** Pages over an update layer longer than this are found in parts of this many entries (layered-path.ts; default LAYERED_PAGE_PART). */
+  layeredPagePart?: number;
 }
 
 /** Which file is at a path now: a load renames a new file over it, which changes this. */
@@ -99,6 +102,9 @@ export class DuckDbStore extends Catalog implements EventStore {
     /** The layered versions (layers.ts), their files attached to the instance. */
     private readonly layers: Layers,
     layeredMergedMax: number,
+    layeredPagePart: number,
+    /** The ids each layer file touches, as hashes (layer-ids.ts). */
+    private readonly layerIds: ReadonlyMap<string, Uint32Array>,
   ) {
     super(contents);
     this.pathContext = {
@@ -110,6 +116,7 @@ export class DuckDbStore extends Catalog implements EventStore {
       sortedWithEntriesMax,
       layers,
       layeredMergedMax,
+      layeredPagePart,
     };
   }
 
@@ -151,11 +158,12 @@ export class DuckDbStore extends Catalog implements EventStore {
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
     const statsMonthVersions = await readStatsMonthVersions(catalogConnection);
+    const layerIds = await readLayerIds(catalogConnection, layers);
     const memoryLimit = options.memoryLimit ?? String((await catalogConnection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, options.layeredMergedMax ?? LAYERED_MERGED_MAX);
+    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, options.layeredMergedMax ?? LAYERED_MERGED_MAX, options.layeredPagePart ?? LAYERED_PAGE_PART, layerIds);
   }
 
   /** A version's range of starts, read once and kept. */
@@ -282,11 +290,18 @@ export class DuckDbStore extends Catalog implements EventStore {
    */
   private async layeredById(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | 'stored' | undefined> {
     const versionId = dataset.resolved.versionId;
+    const layer = this.layers.get(versionId)!;
+    const hash = idHash(id);
+    const touched = layer.chain.some((v) => {
+      const ids = this.layerIds.get(this.layers.get(v)?.alias ?? '');
+      return ids !== undefined && holds(ids, hash);
+    });
+    if (!touched) return 'stored';
     const rows = await this.pool.use('light', (c) => readRows(c, `SELECT origin::INTEGER, sign::INTEGER, ${select} FROM ${correctionsFrom(this.layers, [versionId])} WHERE id = $1`, [id]));
     const hidden = new Set(rows.filter((r) => (r[1] as number) < 0).map((r) => r[0] as number));
     const given = rows.find((r) => (r[1] as number) > 0 && !hidden.has(r[0] as number));
     if (given) return given.slice(2);
-    return hidden.has(this.layers.get(versionId)!.chain[0]!) ? undefined : 'stored';
+    return hidden.has(layer.chain[0]!) ? undefined : 'stored';
   }
 
   /** A dataset read at the stored version its layered version starts from. */

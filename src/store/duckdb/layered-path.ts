@@ -12,6 +12,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { atVersions } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
+import { pageStream } from '../entry-bytes.ts';
 import { ORDER_BY, SORT_KEYS } from '../sql.ts';
 import type { AccessPath, PathContext } from './paths.ts';
 import { compileRows, compileSearch } from './compile.ts';
@@ -59,6 +60,9 @@ export function rebasable(query: EventQuery): boolean {
  */
 export const LAYERED_MERGED_MAX = 2_000;
 
+/** Entries of a long page found at once (LayeredPath.inParts). */
+export const LAYERED_PAGE_PART = 50_000;
+
 /** An entry's place in a list: its sort time (null: no end) and id. */
 interface Placed {
   us: number | null;
@@ -103,10 +107,12 @@ export class LayeredPath implements AccessPath {
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
-    // Counted first: a broad list may hide tens of thousands of stored rows, not worth reading to
-    // find that the page is too deep to merge.
-    if (this.base && query.offset + query.limit + (await this.hiddenStored(false)) <= this.ctx.layeredMergedMax) {
-      return pageOf(await this.merged(query, await this.hiddenStored(true)));
+    if (query.limit > this.ctx.layeredPagePart) return this.inParts(query, total);
+    if (this.base) {
+      // Read up to the most a merge can take: a broad list may hide tens of thousands of stored rows.
+      const most = this.ctx.layeredMergedMax - query.offset - query.limit;
+      const hidden = most >= 0 ? await this.hiddenStored(most + 1) : undefined;
+      if (hidden && hidden.size <= most) return pageOf(await this.merged(query, hidden));
     }
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
       const listTotal = total ?? (await this.countOn(c));
@@ -123,14 +129,32 @@ export class LayeredPath implements AccessPath {
     return countThenSearch(this, query);
   }
 
-  /** The stored rows the layers hide that meet the query: how many, or each as kind and id. */
-  private async hiddenStored(read: false): Promise<number>;
-  private async hiddenStored(read: true): Promise<Set<string>>;
-  private async hiddenStored(read: boolean): Promise<number | Set<string>> {
+  /**
+   * A long page as consecutive pages of `layeredPagePart` entries, each found and read in turn:
+   * found at once, a million rows' sort keys outgrew the server's default 160MB.
+   */
+  private inParts(query: ListQuery, total?: number): PageStream {
+    const self = this;
+    const size = this.ctx.layeredPagePart;
+    return pageStream((async function* parts() {
+      for (let at = 0; at < query.limit; at += size) {
+        const part = await self.search({ ...query, offset: query.offset + at, limit: Math.min(size, query.limit - at) }, total);
+        let entries = 0;
+        for await (const texts of part) {
+          entries += texts.length;
+          yield texts;
+        }
+        if (entries < size) return;
+      }
+    })(), async () => {});
+  }
+
+  /** Up to `most` of the stored rows the layers hide that meet the query, as kind and id. */
+  private async hiddenStored(most: number): Promise<Set<string>> {
     const rows = compileRows(this.onStored, { from: this.corrections });
     const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
-    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT ${read ? 'kind, id' : 'count(*)::DOUBLE'} ${rows.sql} AND sign < 0 AND origin IN (${stored})`, rows.params));
-    return read ? new Set(found.map(([kind, id]) => `${kind}\u0000${id}`)) : (found[0]![0] as number);
+    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT kind, id ${rows.sql} AND sign < 0 AND origin IN (${stored}) LIMIT ${Math.floor(most)}`, rows.params));
+    return new Set(found.map(([kind, id]) => `${kind}\u0000${id}`));
   }
 
   /**

@@ -49,4 +49,6 @@ export interface PathContext {
   layers: Layers;
   /** Pages over a layered version within this many rows of the list's start are merged in JS (layered-path.ts). */
   layeredMergedMax: number;
+  /** Pages over a layered version longer than this are found in parts of this many entries (layered-path.ts). */
+  layeredPagePart: number;
 }
