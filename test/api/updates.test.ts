@@ -78,7 +78,14 @@ function updateSequence(r: Random, initial: PublishedRow[], steps: number): { se
       const end = model['event_end'] == null ? null : Date.parse(String(model['event_end'])) + shift;
       // Encounters keep their pair's suffix rule: the new id is a new pair's, written in full.
       const suffix = model['event_type'] === 'encounter' ? `.${String(model['event_id']).split('.').at(-1)}` : '';
-      rows.push({ ...model, event_id: `new${s}-${added++}${suffix}`, event_start: iso(start), event_end: end === null ? null : iso(end) });
+      const row: PublishedRow = { ...model, event_id: `new${s}-${added++}${suffix}`, event_start: iso(start), event_end: end === null ? null : iso(end) };
+      // Some are a vessel's first events: a vessel that only the updates know.
+      if (i % 4 === 0) {
+        const vessel = `vessel-new${s}-${i}`;
+        const vessels = JSON.parse(typeof model['event_vessels'] === 'string' ? model['event_vessels'] : JSON.stringify(model['event_vessels'])) as Record<string, unknown>[];
+        Object.assign(row, { entity_id: vessel, event_vessels: JSON.stringify(vessels.map((v) => (v['id'] === model['entity_id'] ? { ...v, id: vessel } : v))) });
+      }
+      rows.push(row);
     }
     // Removals: one dataset per step (a removal file is one dataset's), never of a row this step gives.
     const kind = r.pick(['fishing', 'loitering', 'port_visit', 'gap'] as const);
