@@ -112,7 +112,7 @@ export class LayeredPath implements AccessPath {
       // Read up to the most a merge can take: a broad list may hide tens of thousands of stored rows.
       const most = this.ctx.layeredMergedMax - query.offset - query.limit;
       const hidden = most >= 0 ? await this.hiddenStored(most + 1) : undefined;
-      if (hidden && hidden.size <= most) return pageOf(await this.merged(query, hidden));
+      if (hidden && hidden.size <= most) return pageOf(await this.merged(query, hidden, await this.added(query)));
     }
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
       const listTotal = total ?? (await this.countOn(c));
@@ -125,8 +125,38 @@ export class LayeredPath implements AccessPath {
     return page;
   }
 
-  listPage(query: ListQuery): Promise<ListPage> {
-    return countThenSearch(this, query);
+  /**
+   * A list's total and page. Near the list's start, one statement reads all the layers give the
+   * page (the sum of the signs, the hidden stored rows, the layers' first rows) beside the stored
+   * versions' count: each statement on the layers scans all of their rows that meet the query.
+   */
+  async listPage(query: ListQuery): Promise<ListPage> {
+    const most = this.ctx.layeredMergedMax - query.offset - query.limit;
+    if (!this.base || query.limit > this.ctx.layeredPagePart || most < 0) return countThenSearch(this, query);
+    const [stored, change] = await Promise.all([this.base.count(), this.nearStart(query, most)]);
+    const total = stored + change.sum;
+    if (query.offset >= total) return { total };
+    if (change.hidden.size <= most) return { total, page: pageOf(await this.merged(query, change.hidden, change.added)) };
+    return { total, page: await this.search(query, total) };
+  }
+
+  /** What the layers give a page near the list's start, read in one statement (listPage). */
+  private async nearStart(query: ListQuery, most: number): Promise<{ sum: number; hidden: Set<string>; added: Placed[] }> {
+    const rows = compileRows(this.onStored, { from: this.corrections });
+    const n = rows.params.length;
+    const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
+    const found = await this.ctx.pool.use('light', (c) => readRows(c,
+      `WITH changed AS MATERIALIZED (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql})
+       SELECT 0, NULL::VARCHAR, NULL::VARCHAR, coalesce(sum(sign), 0)::DOUBLE, NULL::VARCHAR FROM changed
+       UNION ALL SELECT * FROM (SELECT 1, kind, id, NULL::DOUBLE, NULL::VARCHAR FROM changed WHERE sign < 0 AND origin IN (${stored}) LIMIT ${Math.floor(most) + 1})
+       UNION ALL SELECT * FROM (${addedSql('changed', query, `$${n + 1}`)})`,
+      [...rows.params, query.offset + query.limit],
+    ));
+    return {
+      sum: found.find((r) => r[0] === 0)![3] as number,
+      hidden: new Set(found.filter((r) => r[0] === 1).map((r) => `${r[1]}\u0000${r[2]}`)),
+      added: found.filter((r) => r[0] === 2).map((r) => placedOf(r.slice(1))),
+    };
   }
 
   /**
@@ -164,18 +194,9 @@ export class LayeredPath implements AccessPath {
    * the page has at most `hidden.size` hidden ones before it, and a layer's row at most as many of
    * the layers' rows before it as its place: offset + limit (+ hidden) of each hold the page.
    */
-  private async merged(query: ListQuery, hidden: Set<string>): Promise<string[]> {
+  private async merged(query: ListQuery, hidden: Set<string>, added: Placed[]): Promise<string[]> {
     const onStored = rebased(query, this.ctx.layers);
     const column = SORT_KEYS[query.sort].column;
-    const rows = compileRows(onStored, { from: this.corrections });
-    const n = rows.params.length;
-    const added = (await this.ctx.pool.use('light', (c) => readRows(c,
-      `WITH changed AS (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql})
-       SELECT kind, id, epoch_us(${column})::DOUBLE, entry FROM changed a
-        WHERE sign > 0 AND NOT EXISTS (SELECT 1 FROM changed h WHERE h.sign < 0 AND h.origin = a.origin AND h.id = a.id)
-        ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1}`,
-      [...rows.params, query.offset + query.limit],
-    ))).map(([kind, id, us, entry]): Placed => ({ us: us as number | null, id: id as string, key: `${kind}\u0000${id}`, entry: entry as string }));
     const placed: Placed[] = [];
     for await (const texts of await this.base!.search({ ...onStored, offset: 0, limit: query.offset + query.limit + hidden.size })) {
       for (const entry of texts) {
@@ -186,6 +207,17 @@ export class LayeredPath implements AccessPath {
       }
     }
     return [...placed, ...added].sort(comparator(query.sort)).slice(query.offset, query.offset + query.limit).map((p) => p.entry);
+  }
+
+  /** The layers' first offset + limit rows that meet the query and no later layer hides. */
+  private async added(query: ListQuery): Promise<Placed[]> {
+    const rows = compileRows(this.onStored, { from: this.corrections });
+    const n = rows.params.length;
+    const found = await this.ctx.pool.use('light', (c) => readRows(c,
+      `WITH changed AS (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql}) ${addedSql('changed', query, `$${n + 1}`)}`,
+      [...rows.params, query.offset + query.limit],
+    ));
+    return found.map((r) => placedOf(r.slice(1)));
   }
 
   /**
@@ -224,6 +256,18 @@ export class LayeredPath implements AccessPath {
       table: (versionId) => layerTable.get(versionId) ?? 'events',
     };
   }
+}
+
+/** The statement of the layers' first rows (their kind, id, sort time, entry) among `changed`, `limit` of them. */
+function addedSql(changed: string, query: ListQuery, limit: string): string {
+  return `SELECT 2, kind, id, epoch_us(${SORT_KEYS[query.sort].column})::DOUBLE, entry FROM ${changed} a
+    WHERE sign > 0 AND NOT EXISTS (SELECT 1 FROM ${changed} h WHERE h.sign < 0 AND h.origin = a.origin AND h.id = a.id)
+    ORDER BY ${ORDER_BY[query.sort]} LIMIT ${limit}`;
+}
+
+/** A layer's row of addedSql (less its first column) placed for a merge. */
+function placedOf([kind, id, us, entry]: unknown[]): Placed {
+  return { us: us as number | null, id: id as string, key: `${kind}\u0000${id}`, entry: entry as string };
 }
 
 /** The engine's order of a sort (sql.ts ORDER_BY): the time, open events placed as it places them, then the id. */
