@@ -7,7 +7,7 @@
 // (docs/performance.md, "Updates"). `vessel-events compact` writes a layered version whole into the
 // database file, where every access path serves it; until then it is read from events alone.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DatasetVersion } from '../../query/datasets.ts';
 import type { Layer, Layers } from './layer.ts';
@@ -66,8 +66,6 @@ export const CREATE_LAYER_TABLES = [
 ];
 
 export type { Layer, Layers };
-
-export const NO_LAYERS: Layers = new Map();
 
 export const layerAlias = (versionId: number) => `layer_${versionId}`;
 
@@ -200,9 +198,4 @@ export function correctionsFrom(layers: Layers, versionIds: readonly number[], t
 /** Whether any of the versions is layered. */
 export function anyLayered(layers: Layers, versionIds: readonly number[]): boolean {
   return versionIds.some((v) => layers.has(v));
-}
-
-/** Whether a database has a layers folder with published layers. */
-export function hasLayers(dbPath: string): boolean {
-  return existsSync(layersFolder(dbPath)) && layerFiles(dbPath).size > 0;
 }
