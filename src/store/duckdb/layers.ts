@@ -126,6 +126,9 @@ export interface ChainTables {
   stored: string;
   /** A layer's events and hidden tables, by its version id. */
   layer: (versionId: number) => { events: string; hidden: string };
+  /** The chain's layers' rows (layersRowsSql) and stored ids they hide (storedHiddenSql), merged once into tables: none, read from each layer. */
+  layers?: string;
+  storedHidden?: string;
 }
 
 export const attachedTables = (layers: Layers, stored = 'events'): ChainTables => ({
@@ -136,17 +139,36 @@ export const attachedTables = (layers: Layers, stored = 'events'): ChainTables =
   },
 });
 
+/** The rows of a chain's layers (under each layer's version id) that no layer of the chain hides. */
+export function layersRowsSql(chain: readonly number[], tables: ChainTables): string {
+  const layered = chain.slice(1);
+  const rows = layered.map((v) => `SELECT ${COLUMNS} FROM ${tables.layer(v).events} WHERE version_id = ${Number(v)}`).join(' UNION ALL ');
+  const hidden = layered.map((v) => `SELECT version_id, id FROM ${tables.layer(v).hidden} WHERE version_id <> ${Number(chain[0])}`).join(' UNION ALL ');
+  return `SELECT r.* FROM (${rows}) r ANTI JOIN (${hidden}) h ON h.version_id = r.version_id AND h.id = r.id`;
+}
+
+/** The kind and id of each row of a chain's stored version that its layers hide. */
+export function storedHiddenSql(chain: readonly number[], tables: ChainTables): string {
+  return chain.slice(1).map((v) => `SELECT kind, id FROM ${tables.layer(v).hidden} WHERE version_id = ${Number(chain[0])}`).join(' UNION ALL ');
+}
+
+/** The kind and id of each stored row the layers of the given versions hide. */
+export function storedHiddenOf(layers: Layers, versionIds: readonly number[], tables: ChainTables = attachedTables(layers)): string {
+  return [...new Set(versionIds)].filter((v) => layers.has(v)).map((v) => storedHiddenSql(layers.get(v)!.chain, tables)).join(' UNION ALL ');
+}
+
 /**
  * The rows a chain's last version holds, with the version id of the member each comes from:
  * every member's rows, less those a layer of the chain hides.
  */
 export function chainRowsSql(chain: readonly number[], tables: ChainTables): string {
   const [stored, ...layered] = chain;
-  const rows = [
-    `SELECT ${COLUMNS} FROM ${tables.stored} WHERE version_id = ${Number(stored)}`,
-    ...layered.map((v) => `SELECT ${COLUMNS} FROM ${tables.layer(v).events} WHERE version_id = ${Number(v)}`),
-  ].join(' UNION ALL ');
-  if (layered.length === 0) return rows;
+  const storedRows = `SELECT ${COLUMNS} FROM ${tables.stored} WHERE version_id = ${Number(stored)}`;
+  if (layered.length === 0) return storedRows;
+  if (tables.layers && tables.storedHidden) {
+    return `SELECT r.* FROM (${storedRows}) r ANTI JOIN ${tables.storedHidden} h ON h.id = r.id UNION ALL SELECT ${COLUMNS} FROM ${tables.layers}`;
+  }
+  const rows = [storedRows, ...layered.map((v) => `SELECT ${COLUMNS} FROM ${tables.layer(v).events} WHERE version_id = ${Number(v)}`)].join(' UNION ALL ');
   const hidden = layered.map((v) => `SELECT version_id, id FROM ${tables.layer(v).hidden}`).join(' UNION ALL ');
   return `SELECT r.* FROM (${rows}) r ANTI JOIN (${hidden}) h ON h.version_id = r.version_id AND h.id = r.id`;
 }

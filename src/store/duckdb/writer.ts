@@ -23,7 +23,7 @@ import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts'
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
 import { describeUpdate, givenRowsSql, hiddenRowsSql, planUpdate, stageRemovals, type RowsOf } from './update.ts';
-import { attachedTables, attachLayers, chainRowsSql, CREATE_LAYER_TABLES, layerAlias, layeredRowsSql, layerFile, layerFiles, layersFolder, type ChainTables, type Layer } from './layers.ts';
+import { attachedTables, attachLayers, chainRowsSql, CREATE_LAYER_TABLES, layerAlias, layeredRowsSql, layersRowsSql, storedHiddenSql, layerFile, layerFiles, layersFolder, type ChainTables, type Layer } from './layers.ts';
 import { latestVersionOf } from '../../query/datasets.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
@@ -81,7 +81,7 @@ export class DuckDbWriter implements EngineWriter {
     try {
       // Holding the lock, any working copy beside the database is a killed load's.
       removeStaleWork(target);
-      if (options.update && servingTables && existsSync(target)) {
+      if ((options.update || options.layersOnly) && servingTables && existsSync(target)) {
         mkdirSync(layersFolder(target), { recursive: true });
         return await DuckDbWriter.start(target, join(layersFolder(target), `loading-${process.pid}.duckdb`), lock, options, servingTables, true);
       }
@@ -312,7 +312,7 @@ export class DuckDbWriter implements EngineWriter {
       for (const d of await describeUpdate(c, targets, this.rowsOf(chains))) {
         const { kind, versionId } = d.target;
         await this.insertVersion(versionId, kind, options, d);
-        published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows: d.rows, change: { from: d.target.base.version, replaced: d.replaced, added: d.added, removed: d.removed } });
+        published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows: d.rows, change: { from: d.target.base.version, replaced: d.replaced, added: d.added, removed: d.removed, layers: chains.get(versionId)!.length - 1 } });
       }
       await this.insertRegionIds();
     });
@@ -476,7 +476,14 @@ export class DuckDbWriter implements EngineWriter {
         const layer = this.layers.get(v.versionId)!;
         // Sorted typed, the entries rendered after, as a load's: sorting the stored entries with
         // the rows ran out of the default 2GB on 10M events (docs/performance.md, "Updates").
-        await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, tables)})`, [v.versionId], this.servingTables);
+        // The layers' rows are merged first, apart: one sort over the stored rows and 30 layers'
+        // ran out of the default 2GB on 10M events (docs/performance.md, "Updates").
+        // Without their entries, which the compaction renders again from the typed columns.
+        await c.run(`CREATE OR REPLACE TEMP TABLE compacted_layers AS SELECT * REPLACE (NULL::VARCHAR AS entry) FROM (${layersRowsSql(layer.chain, tables)})`);
+        await c.run(`CREATE OR REPLACE TEMP TABLE compacted_hidden AS ${storedHiddenSql(layer.chain, tables)}`);
+        const merged = { ...tables, layers: 'temp.compacted_layers', storedHidden: 'temp.compacted_hidden' };
+        await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, merged)})`, [v.versionId], this.servingTables);
+        await c.run(`DROP TABLE temp.compacted_layers; DROP TABLE temp.compacted_hidden`);
         await c.run(`INSERT INTO dataset_versions SELECT * FROM ${layer.alias}.dataset_versions WHERE version_id = ${v.versionId}`);
         await c.run(`INSERT OR IGNORE INTO region_ids SELECT * FROM ${layer.alias}.region_ids`);
       }
@@ -492,6 +499,7 @@ export class DuckDbWriter implements EngineWriter {
     const dependent = [...this.layers.values()].find((l) => l.baseVersionId === found.versionId);
     if (dependent) throw new LoadRefused(`${datasetId}:${dependent.version.version} is an update of ${datasetId}:${version}; drop it first, or write it whole with "vessel-events compact"`);
     const layer = this.layers.get(found.versionId);
+    if (!layer && this.layerMode) throw new LoadRefused(`${datasetId}:${version} was written whole into the database file while this drop waited; drop it again`);
     if (layer) {
       const others = [...this.layers.values()].some((l) => l.alias === layer.alias && l !== layer);
       // A layer file that holds other versions too (one update of several datasets) is written again without this one.
@@ -581,8 +589,18 @@ export class DuckDbWriter implements EngineWriter {
     return removable;
   }
 
-  /** Publishes an update's layer: its file, complete, takes its name, which readers look for. */
+  /**
+   * Publishes an update's layer: its file, complete, takes its name, which readers look for. A
+   * layered version dropped: its file goes, or the file rewritten without it takes its place.
+   */
   private async commitLayer(): Promise<void> {
+    if (this.droppedLayer || this.rewrittenLayer) {
+      await this.abandonWork();
+      if (this.droppedLayer) rmSync(layerFiles(this.target).get(Number(this.droppedLayer.alias.slice('layer_'.length)))!, { force: true });
+      if (this.rewrittenLayer) renameSync(this.rewrittenLayer.from, this.rewrittenLayer.to);
+      this.lock.release();
+      return;
+    }
     if (this.layerVersionIds.length === 0) throw new LoadRefused('an update writes nothing but a new version');
     await this.connection.run('CHECKPOINT');
     this.close();
@@ -594,12 +612,17 @@ export class DuckDbWriter implements EngineWriter {
 
   /** Drops the working copy; the target was never touched. */
   async abandon(): Promise<void> {
+    await this.abandonWork();
+    if (this.rewrittenLayer) rmSync(this.rewrittenLayer.from, { force: true });
+    this.lock.release();
+  }
+
+  /** Closes the writer and removes its working copy and the point files it wrote. */
+  private async abandonWork(): Promise<void> {
     await this.pendingIngest.catch(() => undefined);
     this.close();
     for (const suffix of ['', '.wal', '.scratch', '.scratch.wal', '.tmp']) rmSync(`${this.workPath}${suffix}`, { force: true, recursive: true });
     for (const path of this.pointFilesWritten) rmSync(path, { force: true });
-    if (this.rewrittenLayer) rmSync(this.rewrittenLayer.from, { force: true });
-    this.lock.release();
   }
 
   private close(): void {
