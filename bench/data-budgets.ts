@@ -1,12 +1,14 @@
 // The data budgets, measured (never asserted in tests):
 //   npm run bench:data -- --events 1000000 [--format parquet] [--seed 1] [--update 50000]
-//   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000
+//   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000 [--updates 30] [--leave-layers]
 // Times the two ways data gets in (the demo pipeline `vessel-events demo`, and `generate` files
 // then `load` them), the database size per event, and the peak memory of each run, on real
-// processes of the CLI. With --update N, then three updates in a row of N fishing events each (a
-// fifth new ids, the rest existing rows whose end moves an hour) and N/50 removals, drawn from
-// the generated fishing file; with --db, those updates alone, on an existing database, drawn from
-// --rows. Results go to bench/results/<date>-data-<events>.json (-update-<N> for --db runs).
+// processes of the CLI. With --update N, then updates in a row (three, or --updates) of N fishing
+// events each (a fifth new ids, the rest existing rows whose end moves an hour) and N/50 removals,
+// drawn from the generated fishing file, then `compact` (not with --leave-layers, which leaves the
+// database layered for `npm run bench -- --db`); with --db, those updates alone, on an existing
+// database, drawn from --rows. Results go to bench/results/<date>-data-<events>.json
+// (-update-<N>[-x<count>] for --db runs).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -18,6 +20,7 @@ import { sqlText } from '../src/store/sql.ts';
 const { values } = parseArgs({ options: {
   events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' },
   update: { type: 'string' }, db: { type: 'string' }, rows: { type: 'string' },
+  updates: { type: 'string', default: '3' }, 'leave-layers': { type: 'boolean', default: false },
 } });
 if (values.db && (!values.update || !values.rows)) throw new Error('--db needs --update N and --rows FISHING.parquet (the rows the updates are drawn from)');
 const events = Number(values.events);
@@ -46,21 +49,22 @@ function write(name: string, result: unknown): void {
 }
 const folderSize = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? folderSize(join(dir, e.name)) : sizeOf(join(dir, e.name))), 0);
 
-/**
- * Writes the files of update `run`: `size` fishing rows drawn from `rows` (a fifth under new ids,
- * the rest with their end an hour later) and size/50 ids to remove, disjoint between runs.
- */
-async function updateFiles(rows: string, size: number, run: number): Promise<{ rows: string; removals: string }> {
+/** Rows drawn once for every update of a run: `count` disjoint slices of size + removals rows. */
+async function drawRows(rows: string, size: number, count: number): Promise<{ files: (run: number) => Promise<{ rows: string; removals: string }>; close: () => void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
-  try {
-    const removals = Math.max(1, Math.floor(size / 50));
-    // Each run draws from its own slice of the rows, so no id it removes was removed before.
-    await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) USING SAMPLE reservoir(${3 * (size + removals)} ROWS) REPEATABLE (7))`);
+  const removals = Math.max(1, Math.floor(size / 50));
+  await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) USING SAMPLE reservoir(${count * (size + removals)} ROWS) REPEATABLE (7))`);
+  const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
+  const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
+  const changed = Math.floor(size * 0.8);
+  /**
+   * The files of update `run`: `size` fishing rows (a fifth under new ids, the rest with their end
+   * an hour later) and size/50 ids to remove. Each run has its own slice of the drawn rows, so no
+   * id it removes was removed before.
+   */
+  const files = async (run: number) => {
     const from = run * (size + removals);
-    const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
-    const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
-    const changed = Math.floor(size * 0.8);
     const paths = { rows: join(work, `update-${run}.parquet`), removals: join(work, `remove-${run}.txt`) };
     await c.run(`COPY (
       SELECT * EXCLUDE (n) REPLACE (${later} AS event_end) FROM drawn WHERE n > ${from} AND n <= ${from + changed}
@@ -68,29 +72,41 @@ async function updateFiles(rows: string, size: number, run: number): Promise<{ r
     ) TO ${sqlText(paths.rows)} (FORMAT parquet)`);
     await c.run(`COPY (SELECT event_id FROM drawn WHERE n > ${from + size} AND n <= ${from + size + removals}) TO ${sqlText(paths.removals)} (FORMAT csv, HEADER false)`);
     return paths;
-  } finally {
-    c.closeSync();
-    instance.closeSync();
-  }
+  };
+  return { files, close: () => { c.closeSync(); instance.closeSync(); } };
 }
 
 /**
- * Three updates in a row on `db`, each timed (each is a layer beside the database), then the
- * compaction that writes the last whole; the catalogue's size after each, point files and layers
- * included.
+ * Updates in a row on `db`, each timed (each is a layer beside the database), then, unless
+ * --leave-layers, the compaction that writes the last whole; the catalogue's size after each,
+ * point files and layers included.
  */
 async function updates(db: string, rows: string, size: number): Promise<Record<string, unknown>> {
+  const count = Number(values.updates);
+  const drawn = await drawRows(rows, size, count);
   const runs: { seconds: number; peakMiB: number }[] = [];
-  for (let run = 0; run < 3; run++) {
-    const files = await updateFiles(rows, size, run);
-    runs.push(timed(['load', '--db', db, '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
+  try {
+    for (let run = 0; run < count; run++) {
+      const files = await drawn.files(run);
+      runs.push(timed(['load', '--db', db, '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
+      rmSync(files.rows);
+      log(`update ${run + 1} of ${count}: ${runs.at(-1)!.seconds} s, ${runs.at(-1)!.peakMiB} MiB`);
+    }
+  } finally {
+    drawn.close();
   }
   const seconds = runs.map((r) => r.seconds).sort((a, b) => a - b);
   const catalogueBytes = () => sizeOf(db) + folderSize(`${db}.points`) + (existsSync(`${db}.layers`) ? folderSize(`${db}.layers`) : 0);
   const catalogueBytesAfter = catalogueBytes();
-  const compact = timed(['compact', '--db', db]);
-  return { size, removals: Math.max(1, Math.floor(size / 50)), runs, p50Seconds: seconds[1], catalogueBytesAfter, compact: { ...compact, catalogueBytesAfter: catalogueBytes() } };
+  const compact = values['leave-layers'] ? undefined : timed(['compact', '--db', db]);
+  return {
+    size, removals: Math.max(1, Math.floor(size / 50)), runs,
+    p50Seconds: seconds[Math.floor((seconds.length - 1) / 2)], maxSeconds: seconds.at(-1),
+    catalogueBytesAfter, ...(compact ? { compact: { ...compact, catalogueBytesAfter: catalogueBytes() } } : {}),
+  };
 }
+
+const log = (line: string) => console.error(`${new Date().toISOString().slice(11, 19)} ${line}`);
 
 /** The demo and the files loaded: times, sizes and peak memory, then the updates if asked. */
 async function loadBudgets(): Promise<void> {
@@ -119,7 +135,7 @@ async function loadBudgets(): Promise<void> {
 try {
   if (values.db) {
     const result = { date: new Date().toISOString(), machine: machine(), database: values.db, update: await updates(values.db, values.rows!, Number(values.update)) };
-    write(`${result.date.slice(0, 10)}-data-update-${values.update}.json`, result);
+    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}.json`, result);
   } else {
     await loadBudgets();
   }

@@ -7,7 +7,8 @@ import { regionNameMatches } from '../domain/regions.ts';
 import type { DatasetVersion } from '../query/datasets.ts';
 import { DuckDbWriter } from './duckdb/writer.ts';
 import { ReloadingStore } from './duckdb/reloading-store.ts';
-import { listRegions as listDuckDbRegions, listVersions as listDuckDbVersions } from './duckdb/inspect.ts';
+import type { LayeredLimits } from './duckdb/layer.ts';
+import { listLayeredVersions, listRegions as listDuckDbRegions, listVersions as listDuckDbVersions } from './duckdb/inspect.ts';
 import type { ListedRegion } from './catalog.ts';
 import type { ReloadLog } from './store.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './duckdb/load-lock.ts';
@@ -48,10 +49,8 @@ export interface ServingOptions {
   threads?: number;
   /** Lists of at most this many rows are sorted with their entries (the DuckDB engine only; sorted-page.ts). */
   sortedWithEntriesMax?: number;
-  /** Pages over an update layer within this many rows of the list's start are merged in JS (the DuckDB engine only; layered-path.ts). */
-  layeredMergedMax?: number;
-  /** Pages over an update layer longer than this are found in parts of this many entries (the DuckDB engine only; layered-path.ts). */
-  layeredPagePart?: number;
+  /** How pages over an update layer are found (the DuckDB engine only; layered-path.ts): tests force each way. */
+  layered?: Partial<LayeredLimits>;
 }
 
 /** The stores a server reads, following loads as they land (`watch`). */
@@ -79,6 +78,16 @@ export async function editDatabase<T>(db: Database, change: (w: DatabaseWriter) 
     await writer.abandon();
     throw e;
   }
+}
+
+/**
+ * Removes one loaded version; `latest` then falls back to the newest remaining one. A DuckDB
+ * version that is an update layer is dropped beside the database file, which is then neither
+ * copied nor written (a copy of 12 GB took 15 s a drop).
+ */
+export async function dropVersion(db: Database, datasetId: string, kind: EventKind, version: string, onWait?: WriterOptions['onWait']): Promise<number> {
+  const layered = db.engine === 'duckdb' && (await listLayeredVersions(db.path)).some((v) => v.kind === kind && v.version === version);
+  return editDatabase(db, (w) => w.dropVersion(datasetId, kind, version), { ...(onWait ? { onWait } : {}), ...(layered ? { layersOnly: true } : {}) });
 }
 
 /** Whether the database holds events already (a DuckDB file exists; PostgreSQL has a version). */

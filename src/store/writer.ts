@@ -10,8 +10,12 @@ export interface PublishedVersion {
   datasetId: string;
   version: string;
   rows: number;
-  /** An update's version: the version it was made from, and the rows it replaced, added and removed. */
-  change?: { from: string; replaced: number; added: number; removed: number };
+  /**
+   * An update's version: the version it was made from, the rows it replaced, added and removed,
+   * and, where updates are layers (DuckDB), how many there are between it and a version written
+   * whole, itself included.
+   */
+  change?: { from: string; replaced: number; added: number; removed: number; layers?: number };
 }
 
 /** Event ids to remove from one dataset (`load --update --dataset KIND --remove FILE`), each with its line. */
@@ -107,6 +111,11 @@ export interface WriterOptions {
   memoryLimit?: string;
   /** The writer is for an update (`load --update`), which DuckDB writes as a layer. */
   update?: boolean;
+  /**
+   * The change touches update layers alone (a layered version dropped): DuckDB attaches the
+   * database file read-only instead of copying it.
+   */
+  layersOnly?: boolean;
 }
 
 /** The steps of a load after its rows are read, named for progress reports. */

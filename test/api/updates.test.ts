@@ -3,7 +3,7 @@
 // loader refuses (a malformed row, an unknown id to remove, a row of another dataset) changes
 // nothing and names file and line. Replay with UPDATE_TEST_SEED=<seed>.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -11,7 +11,7 @@ import { Random } from '../../src/data/demo/random.ts';
 import { demoReferenceData, demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadFiles, loadRows } from '../../src/data/load-events.ts';
 import type { EventKind } from '../../src/domain/kinds.ts';
-import { compactDatabase, copyDuckDbFiles, editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
+import { compactDatabase, copyDuckDbFiles, dropVersion, editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
 import { layerFiles } from '../../src/store/duckdb/layers.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';
@@ -215,7 +215,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
   test('every query class answers as a fresh load of the final rows', () => answersAsFresh(updatedApp));
 
   // A layered version's lists are merged in JS when short and found in SQL when long: each way alone.
-  for (const [way, store] of [['merged in JS', { layeredMergedMax: 1e9 }], ['found in SQL, sorted with entries or not', { layeredMergedMax: -1, sortedWithEntriesMax: 3 }], ['in parts of 7 entries', { layeredPagePart: 7 }]] as const) {
+  for (const [way, store] of [['merged in JS', { layered: { mergedMax: 1e9 } }], ['merged in JS, the stored entries read again, hidden ones asked for', { layered: { mergedMax: 1e9, mergedSlack: -1e9, hiddenRead: 0 } }], ['found in SQL, sorted with entries or not', { layered: { mergedMax: -1 }, sortedWithEntriesMax: 3 }], ['in parts of 7 entries', { layered: { pagePart: 7 } }]] as const) {
     test(`every query class answers as a fresh load of the final rows, lists over layers ${way}`, { skip: TEST_ENGINE !== 'duckdb' }, async () => {
       const app = await startTestApp({ fixture: { ...fixture, database: updated }, store });
       try {
@@ -255,7 +255,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     await assert.rejects(compactDatabase(copy), (e) => e instanceof LoadRefused && /nothing to compact/.test(e.message));
   });
 
-  test('a version an update applies to is dropped only after the update; a dropped update\'s file is removed', { skip: TEST_ENGINE !== 'duckdb' }, async () => {
+  test('a version an update applies to is dropped only after the update; a dropped update\'s file is removed, the database file left as it was', { skip: TEST_ENGINE !== 'duckdb' }, async () => {
     const db: Database = { engine: 'duckdb', path: join(dir, 'dropping.duckdb') };
     const fishing = final.filter((row) => row['event_type'] === 'fishing');
     const gaps = final.filter((row) => row['event_type'] === 'gap');
@@ -266,15 +266,19 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`, `u1:${fishing.length}`, `u2:${fishing.length}`]);
     assert.equal(layerFiles(db.path).size, 2);
     await assert.rejects(editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u1')), (e) => e instanceof LoadRefused && /:u2 is an update of .*:u1; drop it first, or write it whole with "vessel-events compact"/.test(e.message));
+    // Dropped beside it, the database file is neither copied nor written.
+    const file = () => { const s = statSync(db.path); return `${s.ino}:${s.mtimeMs}:${s.size}`; };
+    const before = file();
     // u2 of fishing and of gaps share one file: dropping one writes it again without it.
-    await editDatabase(db, (w) => w.dropVersion(DATASET.gap, 'gap', 'u2'));
+    await dropVersion(db, DATASET.gap, 'gap', 'u2');
     assert.equal(layerFiles(db.path).size, 2);
     assert.deepEqual(await tags(DATASET.gap), [`v1:${gaps.length - 1}`]);
     assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`, `u1:${fishing.length}`, `u2:${fishing.length}`]);
-    await editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u2'));
+    await dropVersion(db, DATASET.fishing, 'fishing', 'u2');
     assert.equal(layerFiles(db.path).size, 1);
-    await editDatabase(db, (w) => w.dropVersion(DATASET.fishing, 'fishing', 'u1'));
+    await dropVersion(db, DATASET.fishing, 'fishing', 'u1');
     assert.equal(layerFiles(db.path).size, 0);
+    assert.equal(file(), before);
     assert.deepEqual(await tags(DATASET.fishing), [`v1:${fishing.length - 1}`]);
     assert.deepEqual(await tags(DATASET.gap), [`v1:${gaps.length - 1}`]);
   });
@@ -316,8 +320,10 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     const file = join(dir, 'saved.json');
     writeFileSync(file, JSON.stringify({ entries: [{ ...saved, end: later }] }));
     const from = (await listVersions(updated)).filter((v) => v.datasetId === DATASET.fishing).at(-1)!.version;
+    // On DuckDB each update so far is a layer file holding a fishing version: this one is one more.
+    const layers = updated.engine === 'duckdb' ? { layers: readdirSync(`${updated.path}.layers`).filter((f) => /^\d+\.duckdb$/.test(f)).length + 1 } : {};
     const result = await loadFiles([{ path: file, format: 'gfw-json' }], { database: updated, version: 'g1', source: file, update: { removals: [] } });
-    assert.deepEqual(result.published.map((p) => [p.datasetId, p.version, p.change]), [[DATASET.fishing, 'g1', { from, replaced: 1, added: 0, removed: 0 }]]);
+    assert.deepEqual(result.published.map((p) => [p.datasetId, p.version, p.change]), [[DATASET.fishing, 'g1', { from, replaced: 1, added: 0, removed: 0, ...layers }]]);
     const reopened = await startTestApp({ fixture: { ...fixture, database: updated } });
     try {
       const entry = (await reopened.app.inject({ method: 'GET', url, headers: reopened.auth })).json() as { end: string };

@@ -1,6 +1,6 @@
 // `load --update` through the command line on a DuckDB file: readers of a running server see the
-// whole old version or the whole new one in every answer, and a SIGKILL at any moment of an update
-// leaves the served data as it was.
+// whole old version or the whole new one in every answer, a SIGKILL at any moment of an update
+// leaves the served data as it was, and updates piling up over a version are told to compact.
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -113,5 +113,15 @@ describe('updates through the command line', () => {
     assert.deepEqual(readdirSync(`${u.db}.layers`), []);
     assert.equal((await snapshot()).versions, updated.versions);
     await assert.rejects(cli(['compact', '--db', u.db]), /nothing to compact/);
+  });
+
+  test('from the fourth update over a version written whole, the update advises compact', async () => {
+    const u = await databaseAndUpdate('advice', 4000);
+    const notes: string[] = [];
+    for (const version of ['v2', 'v3', 'v4', 'v5']) notes.push((await cli(['load', '--db', u.db, '--update', '--version', version, u.rows])).stderr);
+    assert.doesNotMatch(notes.slice(0, 3).join(''), /note:/);
+    assert.match(notes[3]!, /note: public-global-fishing-events:v5 is 4 updates over its version written whole\..*`vessel-events compact --db .*advice\.duckdb` writes it whole/);
+    await cli(['compact', '--db', u.db]);
+    assert.doesNotMatch((await cli(['load', '--db', u.db, '--update', '--version', 'v6', u.rows])).stderr, /note:/);
   });
 });

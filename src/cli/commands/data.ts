@@ -53,6 +53,13 @@ export const generateCommand: Command = {
   },
 };
 
+/**
+ * Updates over a version written whole from which `load --update` advises `compact`: each adds a
+ * layer that every read of the version scans, and at 10 layers over 10M events lists took 3-10
+ * times as long as on the compacted version (docs/performance.md, "Updates").
+ */
+const COMPACT_ADVISED_LAYERS = 4;
+
 export const loadCommand: Command = {
   usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] [--update [--remove IDS]] [--memory-limit 2GB] FILE...',
   summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it. With --update, the rows are applied by event_id to each dataset\'s latest version instead (a known id replaces its row, a new id is added), and --remove lists ids to take out of the --dataset; the result is a new version, and the one it came from stays loaded until dropped.',
@@ -98,6 +105,11 @@ export const loadCommand: Command = {
       });
       progress.done();
       for (const p of result.published) console.log(`${p.datasetId}:${p.version}\t${counted(p.rows, 'entry', 'entries')}${p.change ? `\tfrom ${p.change.from}: ${p.change.replaced} replaced, ${p.change.added} added, ${p.change.removed} removed` : ''}`);
+      const deep = result.published.filter((p) => (p.change?.layers ?? 0) >= COMPACT_ADVISED_LAYERS);
+      if (deep.length > 0) {
+        console.error(`note: ${deep.map((p) => `${p.datasetId}:${p.version} is ${p.change!.layers} updates over its version written whole`).join('; ')}. ` +
+          `Reads of a version slow as its updates add up (docs/performance.md, "Updates"): \`vessel-events compact --db ${option('db', flags) ?? '...'}\` writes it whole.`);
+      }
       if (result.skippedCount > 0) {
         console.log(`skipped ${counted(result.skippedCount, 'invalid row')}${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);
         for (const s of result.skipped) console.log(`  ${s.file}:${s.line}: ${s.problem}`);
@@ -116,7 +128,7 @@ export const versionsCommand: Command = {
   options: ['engine', 'db', 'database-url'],
   maxArguments: 2,
   async run(flags, [action, target]) {
-    const { describeDatabase, editDatabase, listVersions } = await import('../../store/engines.ts');
+    const { describeDatabase, dropVersion, listVersions } = await import('../../store/engines.ts');
     const database = databaseOption(flags);
     if (database.engine === 'duckdb' && !existsSync(database.path)) throw new UsageError(`no database at ${describeDatabase(database)}`);
     if (action === 'list') {
@@ -125,7 +137,7 @@ export const versionsCommand: Command = {
       const [datasetId, version] = (target ?? '').split(':');
       const kind = KIND_BY_DATASET_ID[datasetId ?? ''];
       if (!kind || !version || version === 'latest') throw new UsageError('versions drop needs DATASET:VERSION with an explicit version, e.g. public-global-fishing-events:v20240101');
-      const rows = await editDatabase(database, (w) => w.dropVersion(datasetId!, kind, version), { onWait: waitingNotice });
+      const rows = await dropVersion(database, datasetId!, kind, version, waitingNotice);
       console.log(`dropped ${datasetId}:${version} (${counted(rows, 'entry', 'entries')})`);
     } else {
       throw new UsageError('use "versions list" or "versions drop DATASET:VERSION"');

@@ -33,7 +33,7 @@ import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 import { addLayerRegionIds, attachLayers, correctionsFrom, eventsFrom, layersIdentity, type Layers } from './layers.ts';
 import { holds, idHash, readLayerIds } from './layer-ids.ts';
-import { LAYERED_MERGED_MAX, LAYERED_PAGE_PART, layeredFrom, rebasable, rebased, versionIdsOf } from './layered-path.ts';
+import { LAYERED_LIMITS, layeredFrom, type LayeredLimits, rebasable, rebased, versionIdsOf } from './layered-path.ts';
 
 export interface DuckDbStoreOptions {
   path: string;
@@ -52,10 +52,8 @@ export interface DuckDbStoreOptions {
    * columns alone (sorted-page.ts; default SORTED_WITH_ENTRIES_MAX).
    */
   sortedWithEntriesMax?: number;
-  /** Pages over an update layer within this many rows of the list's start are merged in JS (layered-path.ts; default LAYERED_MERGED_MAX). */
-  layeredMergedMax?: number;
-  /** Pages over an update layer longer than this are found in parts of this many entries (layered-path.ts; default LAYERED_PAGE_PART). */
-  layeredPagePart?: number;
+  /** How pages over an update layer are found (layered-path.ts; default LAYERED_LIMITS). */
+  layered?: Partial<LayeredLimits>;
 }
 
 /** Which file is at a path now: a load renames a new file over it, which changes this. */
@@ -101,8 +99,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     sortedWithEntriesMax: number,
     /** The layered versions (layers.ts), their files attached to the instance. */
     private readonly layers: Layers,
-    layeredMergedMax: number,
-    layeredPagePart: number,
+    layered: LayeredLimits,
     /** The ids each layer file touches, as hashes (layer-ids.ts). */
     private readonly layerIds: ReadonlyMap<string, Uint32Array>,
   ) {
@@ -115,8 +112,7 @@ export class DuckDbStore extends Catalog implements EventStore {
       startRangeOf: (c, versionId) => this.startRangeOf(c, versionId),
       sortedWithEntriesMax,
       layers,
-      layeredMergedMax,
-      layeredPagePart,
+      layered,
     };
   }
 
@@ -163,7 +159,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, options.layeredMergedMax ?? LAYERED_MERGED_MAX, options.layeredPagePart ?? LAYERED_PAGE_PART, layerIds);
+    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, { ...LAYERED_LIMITS, ...options.layered }, layerIds);
   }
 
   /** A version's range of starts, read once and kept. */

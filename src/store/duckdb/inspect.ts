@@ -29,6 +29,14 @@ export function listVersions(dbPath: string): Promise<DatasetVersion[]> {
   });
 }
 
+/** The versions update layers hold (layers.ts), not the database file. */
+export function listLayeredVersions(dbPath: string): Promise<DatasetVersion[]> {
+  return readOnly(dbPath, async (c) => {
+    const stored = await readVersions(c);
+    return [...(await attachLayers(c, dbPath, new Set(stored.map((v) => v.versionId)))).values()].map((l) => l.version);
+  });
+}
+
 
 /** Region ids with names (from loaded geometries) and ids events carry without a geometry. */
 export function listRegions(dbPath: string, filter: { dataset: string }): Promise<ListedRegion[]> {

@@ -8,7 +8,7 @@
 // - a deeper page is found on the sort columns of the rows as if stored (sorted-page.ts), its
 //   entries then read from the table that holds each (the stored version's, or a layer's).
 // docs/performance.md ("Updates") gives what this costs against a version written whole.
-import type { DuckDBConnection } from '@duckdb/node-api';
+import { listValue, type DuckDBConnection } from '@duckdb/node-api';
 import { atVersions } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { countThenSearch, type ListPage, type PageStream } from '../store.ts';
@@ -21,7 +21,8 @@ import { streamRows } from './statements.ts';
 import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
 import { heldPageOf, pageOf } from './held-page.ts';
 import { readRows } from './statements.ts';
-import { anyLayered, correctionsFrom, eventsFrom, type Layers } from './layers.ts';
+import { anyLayered, correctionsFrom, eventsFrom, storedHiddenOf, type Layers } from './layers.ts';
+import type { LayeredLimits } from './layer.ts';
 import { countWithin, sortedPage, type BoundCount } from './sorted-page.ts';
 import type { EntrySources } from './entries-by-id.ts';
 import type { StartRange } from './stored-order.ts';
@@ -54,14 +55,19 @@ export function rebasable(query: EventQuery): boolean {
   return new Set(kinds).size === kinds.length;
 }
 
-/**
- * Pages whose offset, limit and hidden stored rows add up to at most this many are merged in JS
- * (LayeredPath.merged); deeper ones are found in SQL.
- */
-export const LAYERED_MERGED_MAX = 2_000;
+export type { LayeredLimits };
 
-/** Entries of a long page found at once (LayeredPath.inParts). */
-export const LAYERED_PAGE_PART = 50_000;
+export const LAYERED_LIMITS: LayeredLimits = { mergedMax: 2_000, pagePart: 50_000, mergedSlack: 32, hiddenRead: 2_000 };
+
+/** What the layers give a page near the list's start (LayeredPath.changes). */
+interface Changes {
+  /** The sum of the signs of the layers' rows that meet the query. */
+  sum: number;
+  /** The stored rows the layers hide that meet the query, as kind and id; none when more than `hiddenRead`. */
+  hidden?: Set<string>;
+  /** The layers' first offset + limit rows that meet the query and no later layer hides. */
+  added: Placed[];
+}
 
 /** An entry's place in a list: its sort time (null: no end) and id. */
 interface Placed {
@@ -107,12 +113,11 @@ export class LayeredPath implements AccessPath {
   }
 
   async search(query: ListQuery, total?: number): Promise<PageStream> {
-    if (query.limit > this.ctx.layeredPagePart) return this.inParts(query, total);
-    if (this.base) {
-      // Read up to the most a merge can take: a broad list may hide tens of thousands of stored rows.
-      const most = this.ctx.layeredMergedMax - query.offset - query.limit;
-      const hidden = most >= 0 ? await this.hiddenStored(most + 1) : undefined;
-      if (hidden && hidden.size <= most) return pageOf(await this.merged(query, hidden, await this.added(query)));
+    if (query.limit > this.ctx.layered.pagePart) return this.inParts(query, total);
+    if (this.nearStart(query)) {
+      const [stored, change] = await Promise.all([this.storedFirst(query, this.guess(query)), this.changes(query)]);
+      const page = await this.merged(query, stored.entries, change);
+      if (page) return pageOf(page);
     }
     const { page } = await heldPageOf(this.ctx.pool, async (c) => {
       const listTotal = total ?? (await this.countOn(c));
@@ -126,46 +131,117 @@ export class LayeredPath implements AccessPath {
   }
 
   /**
-   * A list's total and page. Near the list's start, one statement reads all the layers give the
-   * page (the sum of the signs, the hidden stored rows, the layers' first rows) beside the stored
-   * versions' count: each statement on the layers scans all of their rows that meet the query.
+   * A list's total and page. Near the list's start, one statement reads what the layers give the
+   * page (the sum of the signs, the layers' first rows), while the stored versions' path gives
+   * their total and first entries: run one after the other, the two took twice as long
+   * (docs/performance.md, "Updates").
    */
   async listPage(query: ListQuery): Promise<ListPage> {
-    const most = this.ctx.layeredMergedMax - query.offset - query.limit;
-    if (!this.base || query.limit > this.ctx.layeredPagePart || most < 0) return countThenSearch(this, query);
-    const [stored, change] = await Promise.all([this.base.count(), this.nearStart(query, most)]);
-    const total = stored + change.sum;
+    if (!this.nearStart(query)) return countThenSearch(this, query);
+    const [stored, change] = await Promise.all([this.storedFirst(query, this.guess(query), true), this.changes(query)]);
+    const total = stored.total! + change.sum;
     if (query.offset >= total) return { total };
-    if (change.hidden.size <= most) return { total, page: pageOf(await this.merged(query, change.hidden, change.added)) };
-    return { total, page: await this.search(query, total) };
+    const page = await this.merged(query, stored.entries, change);
+    return { total, page: page ? pageOf(page) : await this.search(query, total) };
   }
 
-  /** What the layers give a page near the list's start, read in one statement (listPage). */
-  private async nearStart(query: ListQuery, most: number): Promise<{ sum: number; hidden: Set<string>; added: Placed[] }> {
+  /** Whether a page is near enough its list's start to be merged in JS (merged). */
+  private nearStart(query: ListQuery): boolean {
+    return this.base !== undefined && query.limit <= this.ctx.layered.pagePart && query.offset + query.limit <= this.ctx.layered.mergedMax;
+  }
+
+  /** The stored entries first read for a merge: the page's, and a few more for those the layers hide. */
+  private guess(query: ListQuery): number {
+    const wanted = query.offset + query.limit;
+    return wanted + Math.max(0, Math.min(this.ctx.layered.mergedMax - wanted, this.ctx.layered.mergedSlack + Math.ceil(wanted / 8)));
+  }
+
+  /**
+   * A page near the list's start: the stored list's first entries (read on the path that serves
+   * the stored versions) less those the layers hide, merged with the layers' first rows (a layer's
+   * row has at most as many of the layers' rows before it as its place: offset + limit of them hold
+   * the page), sorted as the engine sorts, then cut. While fewer stored entries are visible than
+   * the page needs and the stored list goes on, twice as many are read; undefined past mergedMax.
+   */
+  private async merged(query: ListQuery, first: Placed[], change: Changes): Promise<string[] | undefined> {
+    const wanted = query.offset + query.limit;
+    // The stored rows the layers hide that meet the query, when few; else those among the entries read.
+    const hiddenAmong = async (entries: Placed[]) => change.hidden ?? (await this.hiddenAmong(entries));
+    let entries = first;
+    let read = this.guess(query);
+    let hidden = await hiddenAmong(entries);
+    while (entries.length === read && entries.filter((p) => !hidden.has(p.key)).length < wanted) {
+      if (read >= this.ctx.layered.mergedMax) return undefined;
+      read = Math.min(this.ctx.layered.mergedMax, 2 * read);
+      entries = (await this.storedFirst(query, read)).entries;
+      hidden = await hiddenAmong(entries);
+    }
+    const visible = entries.filter((p) => !hidden.has(p.key));
+    return [...visible, ...change.added].sort(comparator(query.sort)).slice(query.offset, query.offset + query.limit).map((p) => p.entry);
+  }
+
+  /** The stored list's first `n` entries, placed for a merge, and its total when asked. */
+  private async storedFirst(query: ListQuery, n: number, withTotal = false): Promise<{ total?: number; entries: Placed[] }> {
+    const first = { ...rebased(query, this.ctx.layers), offset: 0, limit: n };
+    const found = withTotal ? await this.base!.listPage(first) : { page: await this.base!.search(first) };
+    const column = SORT_KEYS[query.sort].column;
+    const entries: Placed[] = [];
+    if (found.page) {
+      for await (const texts of found.page) {
+        for (const entry of texts) {
+          const e = JSON.parse(entry) as { id: string; type: string; start: string; end: string | null };
+          const at = e[column === 'start_ts' ? 'start' : 'end'];
+          entries.push({ us: at ? Date.parse(at) * 1000 : null, id: e.id, key: `${e.type}\u0000${e.id}`, entry });
+        }
+      }
+    }
+    return { ...('total' in found ? { total: found.total } : {}), entries };
+  }
+
+  /** Which of the stored entries the layers hide, as kind and id. */
+  private async hiddenAmong(entries: Placed[]): Promise<Set<string>> {
+    if (entries.length === 0) return new Set();
+    const found = await this.ctx.pool.use('light', (c) => readRows(c,
+      `SELECT kind, id FROM (${storedHiddenOf(this.ctx.layers, versionIdsOf(this.query))}) WHERE id IN (SELECT unnest($1::VARCHAR[]))`,
+      [listValue(entries.map((p) => p.id))],
+    ));
+    return new Set(found.map(([kind, id]) => `${kind}\u0000${id}`));
+  }
+
+  /**
+   * What the layers give a page near the list's start, in one statement: the sum of the signs of
+   * their rows that meet the query, the stored rows they hide that meet it (when there are at most
+   * `hiddenRead`), and their first offset + limit rows that meet it and no later layer hides. Their entries are read with them: read after, for the first rows alone, each
+   * statement scanned every layer's entries again (a history over one layer 14 -> 44 ms on 10M).
+   */
+  private async changes(query: ListQuery): Promise<Changes> {
     const rows = compileRows(this.onStored, { from: this.corrections });
     const n = rows.params.length;
     const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
     const found = await this.ctx.pool.use('light', (c) => readRows(c,
       `WITH changed AS MATERIALIZED (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql})
        SELECT 0, NULL::VARCHAR, NULL::VARCHAR, coalesce(sum(sign), 0)::DOUBLE, NULL::VARCHAR FROM changed
-       UNION ALL SELECT * FROM (SELECT 1, kind, id, NULL::DOUBLE, NULL::VARCHAR FROM changed WHERE sign < 0 AND origin IN (${stored}) LIMIT ${Math.floor(most) + 1})
-       UNION ALL SELECT * FROM (${addedSql('changed', query, `$${n + 1}`)})`,
+       UNION ALL SELECT * FROM (SELECT 1, kind, id, NULL::DOUBLE, NULL::VARCHAR FROM changed WHERE sign < 0 AND origin IN (${stored}) LIMIT ${Math.floor(this.ctx.layered.hiddenRead) + 1})
+       UNION ALL SELECT * FROM (SELECT 2, kind, id, epoch_us(${SORT_KEYS[query.sort].column})::DOUBLE, entry FROM changed a
+         WHERE sign > 0 AND NOT EXISTS (SELECT 1 FROM changed h WHERE h.sign < 0 AND h.origin = a.origin AND h.id = a.id)
+         ORDER BY ${ORDER_BY[query.sort]} LIMIT $${n + 1})`,
       [...rows.params, query.offset + query.limit],
     ));
+    const hidden = found.filter((r) => r[0] === 1).map((r) => `${r[1]}\u0000${r[2]}`);
     return {
       sum: found.find((r) => r[0] === 0)![3] as number,
-      hidden: new Set(found.filter((r) => r[0] === 1).map((r) => `${r[1]}\u0000${r[2]}`)),
+      ...(hidden.length <= this.ctx.layered.hiddenRead ? { hidden: new Set(hidden) } : {}),
       added: found.filter((r) => r[0] === 2).map((r) => placedOf(r.slice(1))),
     };
   }
 
   /**
-   * A long page as consecutive pages of `layeredPagePart` entries, each found and read in turn:
+   * A long page as consecutive pages of `pagePart` entries, each found and read in turn:
    * found at once, a million rows' sort keys outgrew the server's default 160MB.
    */
   private inParts(query: ListQuery, total?: number): PageStream {
     const self = this;
-    const size = this.ctx.layeredPagePart;
+    const size = this.ctx.layered.pagePart;
     return pageStream((async function* parts() {
       for (let at = 0; at < query.limit; at += size) {
         const part = await self.search({ ...query, offset: query.offset + at, limit: Math.min(size, query.limit - at) }, total);
@@ -177,47 +253,6 @@ export class LayeredPath implements AccessPath {
         if (entries < size) return;
       }
     })(), async () => {});
-  }
-
-  /** Up to `most` of the stored rows the layers hide that meet the query, as kind and id. */
-  private async hiddenStored(most: number): Promise<Set<string>> {
-    const rows = compileRows(this.onStored, { from: this.corrections });
-    const stored = [...new Set(versionIdsOf(this.onStored))].join(', ');
-    const found = await this.ctx.pool.use('light', (c) => readRows(c, `SELECT kind, id ${rows.sql} AND sign < 0 AND origin IN (${stored}) LIMIT ${Math.floor(most)}`, rows.params));
-    return new Set(found.map(([kind, id]) => `${kind}\u0000${id}`));
-  }
-
-  /**
-   * A page near the list's start: the stored list's first entries (read on the path that serves
-   * the stored versions) less those the layers hide, merged with the layers' first rows that meet
-   * the query and no later layer hides, sorted as the engine sorts, then cut. A stored entry within
-   * the page has at most `hidden.size` hidden ones before it, and a layer's row at most as many of
-   * the layers' rows before it as its place: offset + limit (+ hidden) of each hold the page.
-   */
-  private async merged(query: ListQuery, hidden: Set<string>, added: Placed[]): Promise<string[]> {
-    const onStored = rebased(query, this.ctx.layers);
-    const column = SORT_KEYS[query.sort].column;
-    const placed: Placed[] = [];
-    for await (const texts of await this.base!.search({ ...onStored, offset: 0, limit: query.offset + query.limit + hidden.size })) {
-      for (const entry of texts) {
-        const e = JSON.parse(entry) as { id: string; type: string; start: string; end: string | null };
-        const at = e[column === 'start_ts' ? 'start' : 'end'];
-        const key = `${e.type}\u0000${e.id}`;
-        if (!hidden.has(key)) placed.push({ us: at ? Date.parse(at) * 1000 : null, id: e.id, key, entry });
-      }
-    }
-    return [...placed, ...added].sort(comparator(query.sort)).slice(query.offset, query.offset + query.limit).map((p) => p.entry);
-  }
-
-  /** The layers' first offset + limit rows that meet the query and no later layer hides. */
-  private async added(query: ListQuery): Promise<Placed[]> {
-    const rows = compileRows(this.onStored, { from: this.corrections });
-    const n = rows.params.length;
-    const found = await this.ctx.pool.use('light', (c) => readRows(c,
-      `WITH changed AS (SELECT origin, kind, id, sign, start_ts, end_ts, entry ${rows.sql}) ${addedSql('changed', query, `$${n + 1}`)}`,
-      [...rows.params, query.offset + query.limit],
-    ));
-    return found.map((r) => placedOf(r.slice(1)));
   }
 
   /**
@@ -258,14 +293,7 @@ export class LayeredPath implements AccessPath {
   }
 }
 
-/** The statement of the layers' first rows (their kind, id, sort time, entry) among `changed`, `limit` of them. */
-function addedSql(changed: string, query: ListQuery, limit: string): string {
-  return `SELECT 2, kind, id, epoch_us(${SORT_KEYS[query.sort].column})::DOUBLE, entry FROM ${changed} a
-    WHERE sign > 0 AND NOT EXISTS (SELECT 1 FROM ${changed} h WHERE h.sign < 0 AND h.origin = a.origin AND h.id = a.id)
-    ORDER BY ${ORDER_BY[query.sort]} LIMIT ${limit}`;
-}
-
-/** A layer's row of addedSql (less its first column) placed for a merge. */
+/** A layer's row of LayeredPath.changes (less its first column) placed for a merge. */
 function placedOf([kind, id, us, entry]: unknown[]): Placed {
   return { us: us as number | null, id: id as string, key: `${kind}\u0000${id}`, entry: entry as string };
 }

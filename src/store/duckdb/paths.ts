@@ -7,7 +7,7 @@ import type { ListPage, PageStream } from '../store.ts';
 import type { ConnectionPool } from './pool.ts';
 import type { PointFile } from './point-file-format.ts';
 import type { StartRange } from './stored-order.ts';
-import type { Layers } from './layer.ts';
+import type { LayeredLimits, Layers } from './layer.ts';
 
 export type PathName = 'nothing' | 'layered' | 'point files' | 'places' | 'regions' | 'vessels' | 'stored order' | 'events';
 
@@ -47,8 +47,6 @@ export interface PathContext {
   sortedWithEntriesMax: number;
   /** The layered versions (layers.ts), read by the layered path alone. */
   layers: Layers;
-  /** Pages over a layered version within this many rows of the list's start are merged in JS (layered-path.ts). */
-  layeredMergedMax: number;
-  /** Pages over a layered version longer than this are found in parts of this many entries (layered-path.ts). */
-  layeredPagePart: number;
+  /** How pages over a layered version are found (layered-path.ts). */
+  layered: LayeredLimits;
 }
