@@ -110,6 +110,7 @@ export class DuckDbStore extends Catalog implements EventStore {
       regionVersions,
       cells: this.eventCells,
       startRangeOf: (c, versionId) => this.startRangeOf(c, versionId),
+      storedRowCount: (versionId) => (layers.has(versionId) ? undefined : contents.versions.find((v) => v.versionId === versionId)?.rowCount),
       sortedWithEntriesMax,
       layers,
       layered,

@@ -27,7 +27,8 @@ export class EventsPath implements AccessPath {
   }
 
   countOn(c: DuckDBConnection): Promise<number> {
-    return countRows(c, this.query);
+    const whole = wholeVersionsCount(this.query, this.ctx);
+    return whole === undefined ? countRows(c, this.query) : Promise.resolve(whole);
   }
 
   search(query: ListQuery, total?: number): Promise<PageStream> {
@@ -37,6 +38,24 @@ export class EventsPath implements AccessPath {
   listPage(query: ListQuery): Promise<ListPage> {
     return this.pages.listPage(query, this);
   }
+}
+
+/**
+ * The rows of a query that reads whole stored versions (no condition but the versions), from the
+ * catalog. DuckDB counts such a query from its statistics only when the versions asked for are all
+ * it holds: once a compaction and drops left version ids 1, 3, 4, 5 and 36, five datasets' count
+ * scanned the version column, 39 ms against 0.8 (docs/performance.md, "Updates").
+ */
+export function wholeVersionsCount(query: EventQuery, ctx: Pick<PathContext, 'storedRowCount'>): number | undefined {
+  const [only, ...others] = query.filters.conditions;
+  if (others.length > 0 || only?.is !== 'oneOf' || only.field !== 'version') return undefined;
+  let rows = 0;
+  for (const versionId of new Set(only.values)) {
+    const held = ctx.storedRowCount(Number(versionId));
+    if (held === undefined) return undefined;
+    rows += held;
+  }
+  return rows;
 }
 
 /** The number of the query's rows in a table (events unless the source says otherwise). */

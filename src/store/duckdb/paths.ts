@@ -43,6 +43,8 @@ export interface PathContext {
   cells: ReadonlyMap<number, Int32Array>;
   /** A version's range of starts, read once and kept by the store. */
   startRangeOf(c: DuckDBConnection, versionId: number): Promise<StartRange>;
+  /** The rows the database file holds of a version, from the catalog; undefined for a layered one. */
+  storedRowCount(versionId: number): number | undefined;
   /** Lists of at most this many rows are sorted with their entries (sorted-page.ts). */
   sortedWithEntriesMax: number;
   /** The layered versions (layers.ts), read by the layered path alone. */
