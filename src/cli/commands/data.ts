@@ -124,7 +124,7 @@ export const loadCommand: Command = {
 
 export const versionsCommand: Command = {
   usage: 'vessel-events versions list | drop DATASET:VERSION [--db PATH | --engine postgres --database-url URL]',
-  summary: 'List the loaded dataset versions, or remove one (latest then points at the newest remaining version).',
+  summary: 'List the loaded dataset versions, or remove one (latest then points at the newest remaining version). On DuckDB a version of the database file is dropped by writing the file afresh, which gives its space back to the disk; an update layer by removing its file.',
   options: ['engine', 'db', 'database-url'],
   maxArguments: 2,
   async run(flags, [action, target]) {
