@@ -85,19 +85,31 @@ describe('updates through the command line', () => {
     const snapshot = async () => ({ versions: (await cli(['versions', 'list', '--db', u.db])).stdout.replace(/\tloaded .*/g, ''), ids: (await readAllRecords(u.db)).map((r) => `${r.id}:${r.lat}`).sort() });
     const before = await snapshot();
     // The update's length here, timed on a copy, so that every kill lands within it.
+    const pristine = join(dir, 'killed-pristine.duckdb');
+    copyDuckDbFiles(u.db, pristine);
     const copy = join(dir, 'killed-timing.duckdb');
     copyDuckDbFiles(u.db, copy);
     const started = performance.now();
     await cli(['load', '--db', copy, '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', u.removals, u.rows]);
-    const took = performance.now() - started;
+    let took = performance.now() - started;
     const r = new Random(SEED);
     let killed = 0;
-    for (let attempt = 0; attempt < 4; attempt++) {
+    for (let attempt = 0; killed < 4; attempt++) {
+      assert.ok(attempt < 12, `the updates kept ending before their kills (UPDATE_KILL_SEED=${SEED}): make the update larger`);
       const update = spawn(process.execPath, [BIN, 'load', '--db', u.db, '--update', '--version', 'v2', '--dataset', 'fishing', '--remove', u.removals, u.rows], { env: { ...process.env, CI: 'true' } });
+      const spawned = performance.now();
       const exited = new Promise<number | null>((resolve) => update.on('exit', (code) => resolve(code)));
       const delay = r.int(100, Math.max(150, Math.floor(took * 0.8)));
       const done = await Promise.race([exited, new Promise<'running'>((resolve) => setTimeout(() => resolve('running'), delay))]);
-      assert.equal(done, 'running', `the update ended within ${delay} ms, before the kill (UPDATE_KILL_SEED=${SEED}): make it larger`);
+      if (done !== 'running') {
+        // Faster than timed (the machine is shared): the update landed. The database is put back,
+        // and later kills aim within this run's length.
+        took = Math.min(took, performance.now() - spawned);
+        rmSync(`${u.db}.layers`, { recursive: true, force: true });
+        copyDuckDbFiles(pristine, u.db);
+        assert.deepEqual(await snapshot(), before);
+        continue;
+      }
       update.kill('SIGKILL');
       await exited;
       killed++;
