@@ -108,7 +108,7 @@ export const loadCommand: Command = {
       const deep = result.published.filter((p) => (p.change?.layers ?? 0) >= COMPACT_ADVISED_LAYERS);
       if (deep.length > 0) {
         console.error(`note: ${deep.map((p) => `${p.datasetId}:${p.version} is ${p.change!.layers} updates over its version written whole`).join('; ')}. ` +
-          `Reads of a version slow as its updates add up (docs/performance.md, "Updates"): \`vessel-events compact --db ${option('db', flags) ?? '...'}\` writes it whole.`);
+          `Reads of a version slow as its updates add up (docs/performance.md, "Updates"): \`vessel-events compact --db ${option('db', flags)}\` writes it whole.`);
       }
       if (result.skippedCount > 0) {
         console.log(`skipped ${counted(result.skippedCount, 'invalid row')}${result.skippedCount > result.skipped.length ? `; the first ${result.skipped.length}` : ''}:`);

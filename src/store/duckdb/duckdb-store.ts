@@ -33,7 +33,8 @@ import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 import { addLayerRegionIds, attachLayers, correctionsFrom, eventsFrom, layersIdentity, type Layers } from './layers.ts';
 import { holds, idHash, readLayerIds } from './layer-ids.ts';
-import { LAYERED_LIMITS, layeredFrom, type LayeredLimits, rebasable, rebased, versionIdsOf } from './layered-path.ts';
+import { LAYERED_LIMITS, layeredFrom, rebasable, rebased, versionIdsOf } from './layered-path.ts';
+import type { LayeredLimits } from './layer.ts';
 
 export interface DuckDbStoreOptions {
   path: string;

@@ -21,19 +21,22 @@ export async function readOnly<T>(dbPath: string, read: (c: DuckDBConnection) =>
 }
 
 /** Every loaded dataset version: the database file's, then the update layers' (layers.ts). */
-export function listVersions(dbPath: string): Promise<DatasetVersion[]> {
-  return readOnly(dbPath, async (c) => {
-    const stored = await readVersions(c);
-    const layers = await attachLayers(c, dbPath, new Set(stored.map((v) => v.versionId)));
-    return [...stored, ...[...layers.values()].map((l) => l.version)].sort((a, b) => a.versionId - b.versionId);
-  });
+export async function listVersions(dbPath: string): Promise<DatasetVersion[]> {
+  const { stored, layered } = await readAllVersions(dbPath);
+  return [...stored, ...layered].sort((a, b) => a.versionId - b.versionId);
 }
 
 /** The versions update layers hold (layers.ts), not the database file. */
-export function listLayeredVersions(dbPath: string): Promise<DatasetVersion[]> {
+export async function listLayeredVersions(dbPath: string): Promise<DatasetVersion[]> {
+  return (await readAllVersions(dbPath)).layered;
+}
+
+/** The database file's versions, and those its update layers hold. */
+function readAllVersions(dbPath: string): Promise<{ stored: DatasetVersion[]; layered: DatasetVersion[] }> {
   return readOnly(dbPath, async (c) => {
     const stored = await readVersions(c);
-    return [...(await attachLayers(c, dbPath, new Set(stored.map((v) => v.versionId)))).values()].map((l) => l.version);
+    const layers = await attachLayers(c, dbPath, new Set(stored.map((v) => v.versionId)));
+    return { stored, layered: [...layers.values()].map((l) => l.version) };
   });
 }
 

@@ -17,10 +17,9 @@ import { ORDER_BY, SORT_KEYS } from '../sql.ts';
 import type { AccessPath, PathContext } from './paths.ts';
 import { compileRows, compileSearch } from './compile.ts';
 import { countRows } from './events-path.ts';
-import { streamRows } from './statements.ts';
 import { ENTRY_BYTES_SQL, entryChunks } from './entry-stream.ts';
 import { heldPageOf, pageOf } from './held-page.ts';
-import { readRows } from './statements.ts';
+import { readRows, streamRows } from './statements.ts';
 import { anyLayered, correctionsFrom, eventsFrom, storedHiddenOf, type Layers } from './layers.ts';
 import type { LayeredLimits } from './layer.ts';
 import { countWithin, sortedPage, type BoundCount } from './sorted-page.ts';
@@ -54,8 +53,6 @@ export function rebasable(query: EventQuery): boolean {
   const kinds = query.datasets.map((d) => d.resolved.kind);
   return new Set(kinds).size === kinds.length;
 }
-
-export type { LayeredLimits };
 
 export const LAYERED_LIMITS: LayeredLimits = { mergedMax: 2_000, pagePart: 50_000, mergedSlack: 32, hiddenRead: 2_000 };
 

@@ -126,9 +126,11 @@ export interface ChainTables {
   stored: string;
   /** A layer's events and hidden tables, by its version id. */
   layer: (versionId: number) => { events: string; hidden: string };
-  /** The chain's layers' rows (layersRowsSql) and stored ids they hide (storedHiddenSql), merged once into tables: none, read from each layer. */
-  layers?: string;
-  storedHidden?: string;
+  /**
+   * Tables into which the chain's layers were merged once: their rows (layersRowsSql) and the
+   * stored rows they hide (storedHiddenSql). Without them, each layer's tables are read.
+   */
+  merged?: { layers: string; storedHidden: string };
 }
 
 export const attachedTables = (layers: Layers, stored = 'events'): ChainTables => ({
@@ -165,8 +167,8 @@ export function chainRowsSql(chain: readonly number[], tables: ChainTables): str
   const [stored, ...layered] = chain;
   const storedRows = `SELECT ${COLUMNS} FROM ${tables.stored} WHERE version_id = ${Number(stored)}`;
   if (layered.length === 0) return storedRows;
-  if (tables.layers && tables.storedHidden) {
-    return `SELECT r.* FROM (${storedRows}) r ANTI JOIN ${tables.storedHidden} h ON h.id = r.id UNION ALL SELECT ${COLUMNS} FROM ${tables.layers}`;
+  if (tables.merged) {
+    return `SELECT r.* FROM (${storedRows}) r ANTI JOIN ${tables.merged.storedHidden} h ON h.id = r.id UNION ALL SELECT ${COLUMNS} FROM ${tables.merged.layers}`;
   }
   const rows = [storedRows, ...layered.map((v) => `SELECT ${COLUMNS} FROM ${tables.layer(v).events} WHERE version_id = ${Number(v)}`)].join(' UNION ALL ');
   const hidden = layered.map((v) => `SELECT version_id, id FROM ${tables.layer(v).hidden}`).join(' UNION ALL ');

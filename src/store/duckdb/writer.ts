@@ -476,14 +476,13 @@ export class DuckDbWriter implements EngineWriter {
     await this.inTransaction(async () => {
       for (const v of latest) {
         const layer = this.layers.get(v.versionId)!;
-        // Sorted typed, the entries rendered after, as a load's: sorting the stored entries with
-        // the rows ran out of the default 2GB on 10M events (docs/performance.md, "Updates").
-        // The layers' rows are merged first, apart: one sort over the stored rows and 30 layers'
-        // ran out of the default 2GB on 10M events (docs/performance.md, "Updates").
-        // Without their entries, which the compaction renders again from the typed columns.
+        // Sorted typed, the entries rendered after, as a load's; the layers' rows (without their
+        // entries) and the stored ids they hide merged into tables first. On 10M events, sorting
+        // the stored entries with the rows, and one sort over the stored rows and 30 layers', ran
+        // out of the default 2GB (docs/performance.md, "Updates").
         await c.run(`CREATE OR REPLACE TEMP TABLE compacted_layers AS SELECT * REPLACE (NULL::VARCHAR AS entry) FROM (${layersRowsSql(layer.chain, tables)})`);
         await c.run(`CREATE OR REPLACE TEMP TABLE compacted_hidden AS ${storedHiddenSql(layer.chain, tables)}`);
-        const merged = { ...tables, layers: 'temp.compacted_layers', storedHidden: 'temp.compacted_hidden' };
+        const merged = { ...tables, merged: { layers: 'temp.compacted_layers', storedHidden: 'temp.compacted_hidden' } };
         await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, merged)})`, [v.versionId], this.servingTables);
         await c.run(`DROP TABLE temp.compacted_layers; DROP TABLE temp.compacted_hidden`);
         await c.run(`INSERT INTO dataset_versions SELECT * FROM ${layer.alias}.dataset_versions WHERE version_id = ${v.versionId}`);
