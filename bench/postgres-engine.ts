@@ -1,10 +1,12 @@
 // The benchmark's PostgreSQL: a cluster of its own in bench/cache (kept between runs, stopped when
-// the benchmark ends), holding the same demo data as the DuckDB file of the same size and seed,
-// loaded by `vessel-events demo --engine postgres`. Settings as the PostgreSQL peer's (bench/peers.ts).
+// the benchmark ends), holding the same data as the DuckDB file the parameters are drawn from: the
+// demo of the same size and seed, loaded by `vessel-events demo --engine postgres`, or with `--db`
+// the Parquet that `--peers` generated, loaded by `vessel-events load --engine postgres`. Settings as
+// the PostgreSQL peer's (bench/peers.ts).
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../src/store/engines.ts';
 import { startCluster } from '../test/helpers/postgres.ts';
@@ -13,16 +15,37 @@ import { BIN, CACHE_DIR, demoDatabase, log } from './server.ts';
 const SETTINGS = ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=1GB', 'max_wal_size=20GB', 'checkpoint_timeout=1h'];
 
 export async function postgresDemoDatabase(events: number, seed: number): Promise<{ database: Database; stop(): void }> {
-  const dir = join(CACHE_DIR, `engine-pg-${events}-seed${seed}`);
-  const cluster = await startCluster({ dir, settings: SETTINGS });
+  return postgresDatabase(`engine-pg-${events}-seed${seed}`, demoDatabase(events, seed), (url) => [
+    [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--engine', 'postgres', '--database-url', url],
+  ]);
+}
+
+/**
+ * The benchmark's PostgreSQL holding what `--db` holds, when that is a database `--peers` loaded
+ * from its Parquet (bench/cache/loaded-N-seedS.duckdb): the same files loaded by the same commands
+ * (bench/peers.ts loadedDatabase), so the parameters drawn from the DuckDB file are PostgreSQL's too.
+ */
+export async function postgresLoadedDatabase(duckPath: string): Promise<{ database: Database; stop(): void }> {
+  const name = /^loaded-(\d+)-seed(\d+)\.duckdb$/.exec(basename(duckPath));
+  if (!name) throw new Error(`--engine postgres --db takes a database --peers loaded (bench/cache/loaded-N-seedS.duckdb), not ${duckPath}`);
+  const parquet = join(dirname(duckPath), `parquet-${name[1]}-seed${name[2]}`);
+  const files = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'].map((k) => join(parquet, `${k}.parquet`));
+  return postgresDatabase(`engine-pg-loaded-${name[1]}-seed${name[2]}`, duckPath, (url) => [
+    [BIN, 'load', '--engine', 'postgres', '--database-url', url, '--version', 'v1', ...files],
+    [BIN, 'regions', 'load', '--engine', 'postgres', '--database-url', url, '--dataset', 'public-eez-areas', join(parquet, 'regions', 'public-eez-areas.geojson')],
+  ]);
+}
+
+async function postgresDatabase(dirName: string, duckPath: string, commands: (url: string) => string[][]): Promise<{ database: Database; stop(): void }> {
+  const cluster = await startCluster({ dir: join(CACHE_DIR, dirName), settings: SETTINGS });
   process.on('exit', () => cluster.stop());
   const database: Database = { engine: 'postgres', url: cluster.urlOf('events') };
-  // Written once the demo is in: a build stopped half-way starts again. A cluster loaded by an older
-  // generator holds other events than the DuckDB demo the benchmark draws its parameters from (its
+  // Written once the data is in: a build stopped half-way starts again. A cluster loaded by an older
+  // generator holds other events than the DuckDB file the benchmark draws its parameters from (its
   // ids gave 404s), so the first ids of both are compared, and a stale cluster is loaded again.
   const done = join(cluster.dir, 'bench-loaded');
-  if (existsSync(done) && !(await sameEvents(database.url, demoDatabase(events, seed)))) {
-    log('the PostgreSQL cluster holds other events than the DuckDB demo (an older generator): loading it again');
+  if (existsSync(done) && !(await sameEvents(database.url, duckPath))) {
+    log(`the PostgreSQL cluster holds other events than ${duckPath} (an older generator): loading it again`);
     rmSync(done);
   }
   if (!existsSync(done)) {
@@ -31,10 +54,12 @@ export async function postgresDemoDatabase(events: number, seed: number): Promis
     await admin.query('DROP DATABASE IF EXISTS events');
     await admin.query('CREATE DATABASE events');
     await admin.end();
-    log(`loading ${events} demo events into PostgreSQL (${cluster.dir})...`);
+    log(`loading the events of ${duckPath} into PostgreSQL (${cluster.dir})...`);
     const t0 = Date.now();
-    const built = spawnSync(process.execPath, [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--engine', 'postgres', '--database-url', database.url], { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
-    if (built.status !== 0) throw new Error('loading the demo into PostgreSQL failed');
+    for (const args of commands(database.url)) {
+      const built = spawnSync(process.execPath, args, { stdio: 'inherit', env: { ...process.env, CI: 'true' } });
+      if (built.status !== 0) throw new Error(`loading PostgreSQL failed: ${args.slice(1, 3).join(' ')}`);
+    }
     log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     writeFileSync(done, `${new Date().toISOString()} ${((Date.now() - t0) / 1000).toFixed(1)} s\n`);
   }

@@ -187,7 +187,7 @@ const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 
 // The database served: the DuckDB file, or the same demo data in PostgreSQL.
 const served: { database: Database; stop(): void } = args.engine === 'postgres'
-  ? await (await import('./postgres-engine.ts')).postgresDemoDatabase(events, seed)
+  ? await (args.db ? (await import('./postgres-engine.ts')).postgresLoadedDatabase(args.db) : (await import('./postgres-engine.ts')).postgresDemoDatabase(events, seed))
   : { database: { engine: 'duckdb', path: dbPath }, stop: () => {} };
 // The real server, on a free port, with a token for the benchmark.
 const databaseArgs = served.database.engine === 'duckdb' ? ['--db', served.database.path] : ['--engine', 'postgres', '--database-url', served.database.url];

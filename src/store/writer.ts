@@ -95,6 +95,23 @@ export interface Port {
 /** What a load may use of the machine's memory unless told otherwise (`load --memory-limit`). */
 export const DEFAULT_LOAD_MEMORY_LIMIT = '2GB';
 
+/**
+ * The part of a load's memory that DuckDB's memory_limit gets. The process holds more than DuckDB
+ * counts (its sorts' overhead, the allocator's, Node's): a 10M load peaked at 1.8-1.9 times
+ * DuckDB's limit (3.56 GiB at 2GB, 2.98 at 1.5GB), and at 2.60 GiB with two thirds of 2GB, as fast
+ * within the machine's noise (2026-11-28, docs/performance.md, "How the loader stays within memory").
+ */
+const ENGINE_SHARE = 2 / 3;
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** DuckDB's memory_limit for a load given `memoryLimit` (a size as --memory-limit takes it, e.g. "2GB"). */
+export function loadEngineMemoryLimit(memoryLimit: string): string {
+  const size = /^(\d+(?:\.\d+)?)\s*([kmgt]i?b)$/i.exec(memoryLimit.trim());
+  if (!size) throw new Error(`a memory size such as 2GB was expected, got "${memoryLimit}"`);
+  return `${Math.floor((Number(size[1]) * SIZE_UNITS[size[2]!.toLowerCase()]! * ENGINE_SHARE) / 1e6)}MB`;
+}
+
 /** The writer that holds a database while another waits for it. */
 export interface LockHolder {
   pid: number;
@@ -107,7 +124,7 @@ export interface WriterOptions {
   kind?: EventKind;
   /** Told once when another writer holds the database and this one waits for it. */
   onWait?: (holder: LockHolder) => void;
-  /** The memory the writer's engine may use (DuckDB's memory_limit, e.g. "2GB"); past it, sorts spill to disk. */
+  /** The memory the load may use (e.g. "2GB"), of which DuckDB gets a share (loadEngineMemoryLimit); past it, sorts spill to disk. */
   memoryLimit?: string;
   /** The writer is for an update (`load --update`), which DuckDB writes as a layer. */
   update?: boolean;

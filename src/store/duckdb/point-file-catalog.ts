@@ -6,6 +6,7 @@
 // server still reading an older database keeps its open files readable until it closes them.
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import { float64Column, int32Column, uint32Column } from './chunk-columns.ts';
+import { chunkRead } from './chunk-memory.ts';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -149,6 +150,7 @@ async function* chunksOf(result: { fetchChunk(): Promise<DuckDBDataChunk | null>
   for (;;) {
     const chunk = await next;
     if (!chunk || chunk.rowCount === 0) return;
+    chunkRead();
     next = result.fetchChunk();
     yield chunk;
   }

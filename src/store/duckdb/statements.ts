@@ -12,6 +12,7 @@
 // placeholders, not values, to be prepared once. A connection runs one statement at a time
 // (pool.ts), so a statement is never re-bound while another run of it is read.
 import type { DuckDBConnection, DuckDBPreparedStatement, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
+import { chunkRead } from './chunk-memory.ts';
 
 /** Statements kept per connection, the least recently used dropped first. */
 const KEPT_PER_CONNECTION = 48;
@@ -72,6 +73,7 @@ export async function streamRows(c: DuckDBConnection, sql: string, params: reado
   result.fetchChunk = async () => {
     const chunk = await fetchChunk();
     if (!chunk || chunk.rowCount === 0) unread.delete(c);
+    else chunkRead();
     return chunk;
   };
   return result;

@@ -31,7 +31,7 @@ import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles,
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, loadEngineMemoryLimit, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
 import { sqlText } from '../sql.ts';
 
 const CHUNK_ROWS = 2048;
@@ -103,7 +103,7 @@ export class DuckDbWriter implements EngineWriter {
     const instance = await DuckDBInstance.create(workPath, {
       ...OFFLINE_SETTINGS,
       storage_compatibility_version: STORAGE_VERSION,
-      memory_limit: options.memoryLimit ?? DEFAULT_LOAD_MEMORY_LIMIT,
+      memory_limit: loadEngineMemoryLimit(options.memoryLimit ?? DEFAULT_LOAD_MEMORY_LIMIT),
     });
     const connection = await instance.connect();
     try {
