@@ -17,6 +17,7 @@ import { PostgresWriter } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
+import { SCHEMA_VERSION as POSTGRES_LAYOUT } from './postgres/schema.ts';
 import { layersFolder } from './duckdb/layers.ts';
 import { pointFilesNamedAt, pointFolder, removeUnnamedPointFiles, type PointFileProgress } from './duckdb/point-file-catalog.ts';
 import type { StoreProvider } from './store.ts';
@@ -119,6 +120,18 @@ export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHold
     throw e;
   }
   return { from, to: DUCKDB_LAYOUT, rows, pointFiles, spatialVersions, regionVersions, identityVersions, statsMonthVersions };
+}
+
+/** Moves a PostgreSQL database of layout 1 to this version's layout (postgres/migrate.ts), in one transaction. */
+export async function migratePostgresDatabase(url: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; versions: number; rows: number }> {
+  const { writer, from, versions, rows } = await PostgresWriter.migrating(url, onWait);
+  try {
+    await writer.commit();
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+  return { from, to: POSTGRES_LAYOUT, versions, rows };
 }
 
 /**

@@ -172,8 +172,9 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const waiting = cli(['groups', 'load', ...engine(url), join(dir, 'waiting-groups.csv')]);
     await Promise.all([loading, waiting]);
     // The load's VACUUM ran while the groups waited; a waiter holding a snapshot kept it from
-    // marking the new rows' pages, and counts then read the table where the index would do.
-    const [pages, visible] = (await query(url, `SELECT relpages, relallvisible FROM pg_class WHERE relname = 'events'`))[0]!.map(Number);
+    // marking the new rows' pages (the version's partitions'), and counts then read the table
+    // where the index would do.
+    const [pages, visible] = (await query(url, `SELECT sum(relpages), sum(relallvisible) FROM pg_class c JOIN pg_inherits i ON i.inhrelid = c.oid WHERE i.inhparent = 'events'::regclass`))[0]!.map(Number);
     assert.ok(pages! > 0);
     assert.equal(visible, pages, 'pages of events not marked visible to all');
   });
@@ -344,6 +345,60 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       await provider.close();
       fixture.cleanup();
     }
+  });
+
+  test('each version is a partition of its own; dropping a version drops its table', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('parts.ndjson', 1500, 21, 'p')]);
+    await cli(['load', ...engine(url), '--version', 'v2', writeRows('parts2.ndjson', 800, 22, 'q')]);
+    const partitions = async () => (await query(url, `SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass ORDER BY 1`)) as [string, string][];
+    const versions = (await query(url, 'SELECT version_id, row_count FROM dataset_versions ORDER BY 1')) as [number, string][];
+    assert.deepEqual((await partitions()).map(([name]) => name), versions.map(([id]) => `events_v${id}`).sort());
+    for (const [id, rows] of versions) {
+      assert.equal(Number((await query(url, `SELECT count(*) FROM events_v${id}`))[0]![0]), Number(rows), `events_v${id} holds its version's rows`);
+      // Every index of events is on the partition: five B-trees or GiST, and a GIN per region layer.
+      const indexes = (await query(url, `SELECT count(*)::int FROM pg_indexes WHERE tablename = $1`, [`events_v${id}`]))[0]![0];
+      assert.equal(indexes, (await query(url, `SELECT count(*)::int FROM pg_indexes WHERE tablename = 'events'`))[0]![0]);
+    }
+    const v1Fishing = Number((await query(url, `SELECT version_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v1'`))[0]![0]);
+    await cli(['versions', 'drop', ...engine(url), 'public-global-fishing-events:v1']);
+    assert.ok(!(await partitions()).some(([name]) => name === `events_v${v1Fishing}`));
+    assert.deepEqual(await query(url, `SELECT to_regclass($1)`, [`events_v${v1Fishing}`]), [[null]]);
+  });
+
+  test('migrate moves a database of layout 1 (one events table) to partitions, its events unchanged; a server refuses layout 1 until then', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout1.ndjson', 2000, 23, 'l')]);
+    await cli(['load', ...engine(url), '--version', 'v2', writeRows('layout1b.ndjson', 700, 24, 'm')]);
+    const before = await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id');
+    // Layout 1 as its loader left it: one table, its indexes, the layout named in meta.
+    const columns = (await query(url, `SELECT string_agg(attname, ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'events'::regclass AND attnum > 0 AND attgenerated = ''`))[0]![0] as string;
+    const gin = (await query(url, `SELECT indexdef FROM pg_indexes WHERE tablename = 'events' AND indexdef LIKE '%USING gin%'`)).map((r) => r[0] as string);
+    for (const sql of [
+      'CREATE TABLE events_flat (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED)',
+      `INSERT INTO events_flat (${columns}) SELECT ${columns} FROM events`,
+      'DROP TABLE events',
+      'ALTER TABLE events_flat RENAME TO events',
+      'CREATE INDEX events_id ON events (id)',
+      'CREATE INDEX events_vessel_start ON events (vessel_id, start_ts)',
+      'CREATE INDEX events_version_start ON events (version_id, start_ts, id)',
+      ...gin.map((def) => def.replace(/ ON ONLY /, ' ON ')),
+      'CREATE INDEX events_position ON events USING gist (position)',
+      `UPDATE meta SET value = '1' WHERE key = 'schema_version'`,
+    ]) await query(url, sql);
+    await assert.rejects(cli(['load', ...engine(url), '--version', 'v3', writeRows('refused.ndjson', 10, 25, 'r')]), (e: { stderr: string }) =>
+      /layout 1; this version reads layout 2; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+
+    const migrated = await cli(['migrate', ...engine(url)]);
+    const versions = Number((await query(url, 'SELECT count(*) FROM dataset_versions'))[0]![0]);
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 2: ${before.length} events in ${versions} versions, a partition each$`, 'm'));
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id'), before);
+    assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['2']]);
+    assert.equal(Number((await query(url, `SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass`))[0]![0]), versions);
+    assert.deepEqual(await query(url, `SELECT to_regclass('events_layout_1')`), [[null]]);
+    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 2; nothing to migrate\nnothing was changed/.test(e.stderr));
+    const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after-migrate.ndjson', 300, 26, 's')]);
+    assert.match(next.stdout, /fishing-events:v3\t/);
   });
 
   test('a wrong engine or URL is a clear error', async () => {

@@ -146,12 +146,23 @@ export const versionsCommand: Command = {
 };
 
 export const migrateCommand: Command = {
-  usage: 'vessel-events migrate --db PATH',
-  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals), the vessel identities (vessel search) and the monthly counts (statistics). The old file is replaced only when the new one is complete.',
-  options: ['db'],
+  usage: 'vessel-events migrate --db PATH | --engine postgres --database-url URL',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals), the vessel identities (vessel search) and the monthly counts (statistics). The old file is replaced only when the new one is complete. On PostgreSQL, move a database of layout 1 (one events table) to layout 2 (a partition per dataset version), in one transaction.',
+  options: ['db', 'engine', 'database-url'],
   async run(flags) {
-    const { migrateDatabase } = await import('../../store/engines.ts');
-    const dbPath = option('db', flags);
+    const { migrateDatabase, migratePostgresDatabase } = await import('../../store/engines.ts');
+    const database = databaseOption(flags);
+    if (database.engine === 'postgres') {
+      try {
+        const { from, to, versions, rows } = await migratePostgresDatabase(database.url, waitingNotice);
+        console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${counted(rows, 'event')} in ${counted(versions, 'version')}, a partition each`);
+      } catch (e) {
+        if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
+        throw e;
+      }
+      return;
+    }
+    const dbPath = database.path;
     let progress: ReturnType<typeof progressReporter> | undefined;
     try {
       const { from, to, rows, pointFiles, spatialVersions, regionVersions, identityVersions, statsMonthVersions } = await migrateDatabase(dbPath, waitingNotice, (written, total) => {

@@ -1,7 +1,8 @@
 // From a staged DuckDB file to PostgreSQL. A PostgreSQL load stages, validates and types its rows
 // with the embedded engine's loader (src/store/staging.ts), so every check, every typed column and
 // every stored entry is written once for both engines; the staged events then travel to PostgreSQL as
-// CSV through COPY, a slice of rows at a time so the disk holds one slice of text at most.
+// CSV through COPY, a slice of rows at a time so the disk holds two slices of text at most (the
+// next written while this one is copied).
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { createReadStream, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { type Stage, STAGED_COLUMN } from '../staging.ts';
-import { EVENT_COLUMNS } from './schema.ts';
+import { EVENT_COLUMNS, eventPartition } from './schema.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 import { sqlText } from '../sql.ts';
 
@@ -115,26 +116,43 @@ export class StagedFile {
   }
 
   /**
-   * Copies every staged event into PostgreSQL's events (on the client's open transaction), each
-   * staged version id replaced by its PostgreSQL one. `onRows` is told the running count.
+   * Copies every staged event into the bare partition table of its PostgreSQL version (schema.ts
+   * eventPartition; on the client's open transaction), each staged version id replaced by its
+   * PostgreSQL one. `onRows` is told the running count.
    */
   async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, onRows?: (n: number) => void): Promise<number> {
-    const slice = `${this.path}.slice.csv`;
+    // DuckDB writes the next slice while PostgreSQL reads this one: the two ran one after the
+    // other, each on one core (docs/performance.md, "The PostgreSQL engine: loads").
+    const slices: { versionId: number; sql: string }[] = [];
+    for (const [staged, id] of versionIds) {
+      const select = EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? String(Number(id)) : SOURCE[name]!)).join(', ');
+      // The staged rows are sorted by version: each version's are one run of row ids.
+      const [first, last] = (await this.c.runAndReadAll(`SELECT min(rowid)::DOUBLE, max(rowid)::DOUBLE FROM events WHERE version_id = ${Number(staged)}`)).getRowsJS()[0] as [number | null, number | null];
+      if (first === null || last === null) continue;
+      for (let from = first; from <= last; from += SLICE_ROWS) {
+        slices.push({ versionId: id, sql: `SELECT ${select} FROM events WHERE version_id = ${Number(staged)} AND rowid >= ${from} AND rowid < ${from + SLICE_ROWS}` });
+      }
+    }
+    const files = [`${this.path}.slice-0.csv`, `${this.path}.slice-1.csv`];
+    const write = (i: number) => this.c.run(`COPY (${slices[i]!.sql}) TO ${sqlText(files[i % 2]!)} (FORMAT csv, HEADER false)`);
+    let copied = 0;
+    let written = slices.length > 0 ? write(0) : undefined;
+    written?.catch(() => undefined);
     try {
-      const total = Number((await this.c.runAndReadAll('SELECT count(*) FROM events')).getRowsJS()[0]![0]);
-      const version = `CASE version_id ${[...versionIds].map(([staged, id]) => `WHEN ${Number(staged)} THEN ${Number(id)}`).join(' ')} END`;
-      const select = EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? version : SOURCE[name]!)).join(', ');
-      let copied = 0;
-      for (let first = 0; first < total; first += SLICE_ROWS) {
-        await this.c.run(`COPY (SELECT ${select} FROM events WHERE rowid >= ${first} AND rowid < ${first + SLICE_ROWS}) TO ${sqlText(slice)} (FORMAT csv, HEADER false)`);
-        const copy = client.query(copyFrom(`COPY events (${EVENT_COLUMNS.map(([n]) => n).join(', ')}) FROM STDIN (FORMAT csv)`));
-        await pipeline(createReadStream(slice), copy);
+      for (let i = 0; i < slices.length; i++) {
+        await written;
+        written = i + 1 < slices.length ? write(i + 1) : undefined;
+        // Observed at once, thrown where it is awaited.
+        written?.catch(() => undefined);
+        const copy = client.query(copyFrom(`COPY ${eventPartition(slices[i]!.versionId)} (${EVENT_COLUMNS.map(([n]) => n).join(', ')}) FROM STDIN (FORMAT csv)`));
+        await pipeline(createReadStream(files[i % 2]!), copy);
         copied += Number(copy.rowCount);
         onRows?.(copied);
       }
       return copied;
     } finally {
-      rmSync(slice, { force: true });
+      await written?.catch(() => undefined);
+      for (const file of files) rmSync(file, { force: true });
     }
   }
 

@@ -15,12 +15,17 @@ export const CREATE_IDENTITY_TABLES = [
   'CREATE TABLE IF NOT EXISTS identity_versions (version_id smallint PRIMARY KEY)',
 ];
 
-/** The identities of the versions' records, grouped per version: the vessel's own and an encounter's second vessel. */
+/**
+ * The identities of the versions' records, grouped per version: the vessel's own and an encounter's
+ * second vessel. Each record is parsed twice and each vessel once (json_to_record): `->>` parses
+ * the whole text again for every field, 59.8 s against 10.1 for the 1M demo's records, the same rows
+ * (2026-11-28, docs/performance.md, "The PostgreSQL engine: loads").
+ */
 function groupedSql(versions: string): string {
-  const grouped = (v: string) => `
-    SELECT version_id, ${v}->>'id', ${v}->>'ssvid', ${v}->>'name', ${v}->>'flag', ${v}->>'type', ${v}->>'gear_type', min(start_ts), max(coalesce(end_ts, start_ts)), count(*)
-      FROM events WHERE version_id = ANY(${versions}) AND ${v}->>'id' IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7`;
-  return `${grouped(`(record->'vessel')`)} UNION ALL ${grouped(`(record->'otherVessel')`)}`;
+  return `SELECT e.version_id, v.id, v.ssvid, v.name, v.flag, v.type, v.gear_type, min(e.start_ts), max(coalesce(e.end_ts, e.start_ts)), count(*)
+    FROM events e, LATERAL (VALUES (e.record->'vessel'), (e.record->'otherVessel')) AS j(vessel),
+      LATERAL json_to_record(CASE WHEN json_typeof(j.vessel) = 'object' THEN j.vessel END) AS v(id text, ssvid text, name text, flag text, type text, gear_type text)
+    WHERE e.version_id = ANY(${versions}) AND v.id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7`;
 }
 
 /** Writes the rows of every version not yet in vessel_identities (the versions a load or update adds). */

@@ -8,8 +8,20 @@ import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 
-/** 1: the first layout. A database of another layout is refused (src/store/postgres/versions.ts). */
-export const SCHEMA_VERSION = 1;
+/**
+ * 1: the first layout; 2: events partitioned by version. A database of another layout is refused
+ * (src/store/postgres/versions.ts); `migrate --engine postgres` brings layout 1 to 2 (migrate.ts).
+ */
+export const SCHEMA_VERSION = 2;
+
+/**
+ * Each dataset version's events are a partition of `events` of their own: a load writes its
+ * versions' rows into bare tables, indexes them whole (sorted builds, not an index insert per row)
+ * and attaches them; a query names its versions, so only their partitions are planned and read;
+ * dropping a version drops its table. The layout pgstac gives its collections (partitions by
+ * collection), docs/performance.md, "The PostgreSQL engine".
+ */
+export const eventPartition = (versionId: number): string => `events_v${Number(versionId)}`;
 
 const TEXT = 'text COLLATE "C"';
 
@@ -67,7 +79,8 @@ export const CREATE_SCHEMA = [
      loaded_at timestamp NOT NULL, row_count bigint NOT NULL, last_updated timestamp, source text,
      longest_ms bigint, earliest_open_start timestamp, UNIQUE (kind, version))`,
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')},
-     position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED)`,
+     position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED)
+     PARTITION BY LIST (version_id)`,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id ${TEXT} NOT NULL, vessel_id ${TEXT} NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id ${TEXT} PRIMARY KEY, name text, flag text, lat double precision, lon double precision)`,
   `CREATE TABLE IF NOT EXISTS region_ids (member text NOT NULL, id ${TEXT} NOT NULL, PRIMARY KEY (member, id))`,
@@ -90,6 +103,7 @@ export const CREATE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS iuu_listings (vessel_id ${TEXT}, ssvid ${TEXT}, shipname text, flag text, listed_from text NOT NULL, listed_to text, source text)`,
   // A lookup by id, a vessel's history and a time window each read an index, never the table;
   // region filters read a GIN index of the layer's ids, polygons the GiST index of the points.
+  // Indexes of the partitioned table: each partition gets its own when it is attached.
   'CREATE INDEX IF NOT EXISTS events_id ON events (id)',
   'CREATE INDEX IF NOT EXISTS events_vessel_start ON events (vessel_id, start_ts)',
   'CREATE INDEX IF NOT EXISTS events_version_start ON events (version_id, start_ts, id)',

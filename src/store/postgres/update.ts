@@ -1,19 +1,21 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
-// each touched dataset gets a new version made of its latest version's rows, less the ids the
-// update replaces or removes, plus the staged rows copied in as any load's are (copy-events.ts).
+// each touched dataset gets a new version, a partition of its own (partitions.ts), made of its
+// latest version's rows, less the ids the update replaces or removes, plus the staged rows copied
+// in as any load's are (copy-events.ts).
 import type pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateTarget } from '../update.ts';
 import type { PublishedVersion, UpdateRequest } from '../writer.ts';
 import type { StagedFile } from './copy-events.ts';
 import { readVersions } from './versions.ts';
-import { EVENT_COLUMNS } from './schema.ts';
+import { EVENT_COLUMNS, eventPartition } from './schema.ts';
+import { attachPartition, createPartition } from './partitions.ts';
 
 /**
  * Writes the new versions of an update whose rows are staged in `staged` (each kind a version of
  * the staged file), and returns them as published, with what each changed.
  */
-export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<PublishedVersion[]> {
+export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[] }> {
   const stagedVersions = await staged.versions();
   const targets = updateTargets(await readVersions(client), stagedVersions.map((v) => v.kind as EventKind), update, options.version);
   const bases = new Map(targets.map((t) => [t.kind, t.base]));
@@ -43,9 +45,11 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
 
   const columns = EVENT_COLUMNS.map(([n]) => n);
   const published: PublishedVersion[] = [];
+  // Each new version's partition: its base's rows kept, then the update's, indexed once attached.
   for (const t of targets) {
+    await createPartition(client, t.versionId);
     await client.query(
-      `INSERT INTO events (${columns.join(', ')})
+      `INSERT INTO ${eventPartition(t.versionId)} (${columns.join(', ')})
        SELECT $1::smallint, ${columns.slice(1).map((n) => `e.${n}`).join(', ')} FROM events e
         WHERE e.version_id = $2
           AND NOT EXISTS (SELECT 1 FROM update_given g WHERE g.kind = e.kind AND g.id = e.id)
@@ -55,6 +59,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   }
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
   await staged.copyEvents(client, stagedIds);
+  for (const t of targets) await attachPartition(client, t.versionId);
   for (const t of targets) published.push(await recordVersion(client, t, options));
   // A new version's grid cells: its base's and the update's. Cells only ever let a query skip
   // (src/store/event-cells.ts), so one a removal emptied costs a look, never an answer.
@@ -68,7 +73,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   await client.query('INSERT INTO event_cell_versions SELECT n.id FROM event_cell_versions v JOIN unnest($1::smallint[], $2::smallint[]) AS n(base, id) ON v.version_id = n.base ON CONFLICT DO NOTHING', [
     targets.map((t) => t.base.versionId), targets.map((t) => t.versionId),
   ]);
-  return published;
+  return { published, versionIds: targets.map((t) => t.versionId) };
 }
 
 /** Writes a new version's catalog row from its events, and what it changed from its base. */

@@ -31,7 +31,8 @@ export async function schemaProblem(c: pg.ClientBase): Promise<string | undefine
   if (!(await tableExists(c, 'meta'))) return undefined;
   const row = (await c.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0] as { value: string } | undefined;
   if (!row || Number(row.value) === SCHEMA_VERSION) return undefined;
-  return `the database has the PostgreSQL layout ${row.value}; this version reads layout ${SCHEMA_VERSION}`;
+  const how = Number(row.value) === 1 ? `; run "vessel-events migrate --engine postgres --database-url URL" to move it to layout ${SCHEMA_VERSION} (its events are kept)` : '';
+  return `the database has the PostgreSQL layout ${row.value}; this version reads layout ${SCHEMA_VERSION}${how}`;
 }
 
 /** The generation the last writer stamped ('empty' before any). */

@@ -12,8 +12,10 @@ import { Stage, type StagingWriter } from '../staging.ts';
 import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions, newVersionIds } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
-import { CREATE_SCHEMA, SCHEMA_VERSION } from './schema.ts';
-import { readVersions, schemaProblem } from './versions.ts';
+import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
+import { attachPartition, createPartition, dropPartition } from './partitions.ts';
+import { readVersions, schemaProblem, tableExists } from './versions.ts';
+import { migrateLayout1 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
 
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
@@ -21,7 +23,8 @@ const WRITER_LOCK = 0x76657373656c;
 
 export class PostgresWriter implements EngineWriter {
   private staging: Stage | undefined;
-  private copiedEvents = false;
+  /** The versions whose partitions this writer wrote, vacuumed once committed. */
+  private readonly written: number[] = [];
   private finished = false;
 
   private constructor(
@@ -42,6 +45,32 @@ export class PostgresWriter implements EngineWriter {
       await client.query('BEGIN');
       return new PostgresWriter(client, options);
     } catch (e) {
+      await client.end();
+      throw e;
+    }
+  }
+
+  /**
+   * A writer that has moved a layout-1 database to this layout (migrate.ts), uncommitted; refused
+   * when the database has this layout already or another one.
+   */
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number }> {
+    const client = new pg.Client(connectionConfig(url));
+    await client.connect();
+    try {
+      await takeWriterLock(client, onWait);
+      const layout = (await tableExists(client, 'meta')) ? Number((await client.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0]?.value) : undefined;
+      if (layout === SCHEMA_VERSION) throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}; nothing to migrate`);
+      if (layout !== 1) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
+      await client.query('BEGIN');
+      const writer = new PostgresWriter(client, {});
+      const moved = await migrateLayout1(client, async () => {
+        for (const ddl of CREATE_SCHEMA) await client.query(ddl);
+      });
+      writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
+      return { writer, from: layout, ...moved };
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
       throw e;
     }
@@ -71,8 +100,8 @@ export class PostgresWriter implements EngineWriter {
     try {
       if (update) {
         options.onPhase?.('copying');
-        const published = await applyUpdate(this.client, staged, update, options);
-        this.copiedEvents = true;
+        const { published, versionIds } = await applyUpdate(this.client, staged, update, options);
+        this.written.push(...versionIds);
         await this.insertRegionIds(staged);
         await writeMissingIdentityRows(this.client);
         return { ...result, published };
@@ -89,8 +118,11 @@ export class PostgresWriter implements EngineWriter {
         );
       }
       options.onPhase?.('copying');
+      for (const id of ids.values()) await createPartition(this.client, id);
       await staged.copyEvents(this.client, ids);
-      this.copiedEvents = true;
+      options.onPhase?.('indexing');
+      for (const id of ids.values()) await attachPartition(this.client, id);
+      this.written.push(...ids.values());
       const cells = await staged.cells();
       await this.client.query('INSERT INTO event_cells SELECT * FROM unnest($1::smallint[], $2::integer[]) ON CONFLICT DO NOTHING', [cells.map((r) => ids.get(r[0])), cells.map((r) => r[1])]);
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
@@ -157,7 +189,7 @@ export class PostgresWriter implements EngineWriter {
   async dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number> {
     const found = (await readVersions(this.client)).find((v) => v.kind === kind && v.version === version);
     if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
-    await this.client.query('DELETE FROM events WHERE version_id = $1', [found.versionId]);
+    await dropPartition(this.client, found.versionId);
     await this.client.query('DELETE FROM event_cells WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
     await dropIdentityRows(this.client, found.versionId);
@@ -174,9 +206,17 @@ export class PostgresWriter implements EngineWriter {
     // of the 571 pages of a 3,000-event load were).
     await this.client.query('SET LOCAL synchronous_commit = on');
     await this.client.query('COMMIT');
-    // The planner's statistics for the rows just made visible, and the visibility map, without
-    // which a count reads every row's heap page instead of the index alone (an index-only scan).
-    if (this.copiedEvents) await this.client.query('VACUUM (ANALYZE) events');
+    // The visibility map, without which a count reads every row's heap page instead of the index
+    // alone (an index-only scan), then the planner's statistics: of the new partitions only, the
+    // others are as they were. Every VACUUM before any ANALYZE: an ANALYZE commits a transaction,
+    // asynchronously on a server with synchronous_commit=off, and until that commit is flushed the
+    // next VACUUM may not mark the load's rows committed, nor their pages visible (a partition
+    // vacuumed after another's ANALYZE kept none of its 408 pages marked).
+    const partitions = this.written.map(eventPartition).join(', ');
+    if (partitions) {
+      await this.client.query(`VACUUM ${partitions}`);
+      await this.client.query(`ANALYZE ${partitions}`);
+    }
     await this.finish();
   }
 

@@ -1,0 +1,21 @@
+// The partitions of `events`, one per dataset version (schema.ts eventPartition). A load fills a
+// bare table and attaches it, which builds its indexes from the whole table at once: a COPY into
+// an indexed table updated five B-trees, six GIN and a GiST index row by row. Attaching takes a
+// lock that readers do not wait for; dropping a version drops its table, under a lock that they do,
+// for as long as the dropping transaction lasts (a catalog change, not a DELETE and a VACUUM).
+import type pg from 'pg';
+import { eventPartition } from './schema.ts';
+
+/** A bare table for a version's events, with the columns of `events` (its point generated as there). */
+export async function createPartition(client: pg.ClientBase, versionId: number): Promise<void> {
+  await client.query(`CREATE TABLE ${eventPartition(versionId)} (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED)`);
+}
+
+/** Attaches a filled partition: PostgreSQL reads it once to check its rows are the version's, and builds its indexes. */
+export async function attachPartition(client: pg.ClientBase, versionId: number): Promise<void> {
+  await client.query(`ALTER TABLE events ATTACH PARTITION ${eventPartition(versionId)} FOR VALUES IN (${Number(versionId)})`);
+}
+
+export async function dropPartition(client: pg.ClientBase, versionId: number): Promise<void> {
+  await client.query(`DROP TABLE IF EXISTS ${eventPartition(versionId)}`);
+}
