@@ -3,9 +3,8 @@
 // each version's rows copied into its own partition and attached, the old table dropped. A
 // migration that fails or is stopped leaves layout 1 as it was.
 import type pg from 'pg';
-import { EVENT_COLUMNS, SCHEMA_VERSION } from './schema.ts';
+import { EVENT_COLUMNS, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition } from './partitions.ts';
-import { eventPartition } from './schema.ts';
 
 /** The layout-1 indexes of events, by name (their names are layout 2's too). */
 const LAYOUT_1_INDEXES = ['events_id', 'events_vessel_start', 'events_version_start', 'events_position'];
