@@ -97,7 +97,7 @@ export const DEFAULT_LOAD_MEMORY_LIMIT = '2GB';
 
 /**
  * The part of a load's memory that DuckDB's memory_limit gets. The process holds more than DuckDB
- * counts (its sorts' overhead, the allocator's, Node's): a 10M load peaked at 1.8-1.9 times
+ * counts (its sorts' overhead, the allocator's, Node's): a 10M load peaked at 1.9-2.1 times
  * DuckDB's limit (3.56 GiB at 2GB, 2.98 at 1.5GB), and at 2.60 GiB with two thirds of 2GB, as fast
  * within the machine's noise (2026-11-28, docs/performance.md, "How the loader stays within memory").
  */
