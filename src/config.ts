@@ -3,7 +3,7 @@
 import { isWireFormat, type WireFormat } from './shape/wire.ts';
 import type { Database } from './store/engines.ts';
 import { ENGINES, type EngineName } from './store/engine-names.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT } from './store/writer.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT, memorySizeBytes } from './store/writer.ts';
 
 export interface ServerConfig {
   database: Database;
@@ -85,7 +85,7 @@ function booleanOption(name: OptionName, text: string): boolean {
 }
 
 function memorySize(name: OptionName, text: string): string {
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(text.trim())) {
+  if (memorySizeBytes(text) === undefined) {
     throw new ConfigError(`--${name} (${OPTIONS[name].env}) must be a size such as 512MB or 2GB, got "${text}"`);
   }
   return text.trim();

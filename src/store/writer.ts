@@ -105,11 +105,17 @@ const ENGINE_SHARE = 2 / 3;
 
 const SIZE_UNITS: Readonly<Record<string, number>> = { kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
+/** The bytes of a size as --memory-limit takes it ("2GB", "512 MiB"; units as DuckDB reads them), or undefined. */
+export function memorySizeBytes(text: string): number | undefined {
+  const size = /^(\d+(?:\.\d+)?)\s*([kmgt]i?b)$/i.exec(text.trim());
+  return size ? Number(size[1]) * SIZE_UNITS[size[2]!.toLowerCase()]! : undefined;
+}
+
 /** DuckDB's memory_limit for a load given `memoryLimit` (a size as --memory-limit takes it, e.g. "2GB"). */
 export function loadEngineMemoryLimit(memoryLimit: string): string {
-  const size = /^(\d+(?:\.\d+)?)\s*([kmgt]i?b)$/i.exec(memoryLimit.trim());
-  if (!size) throw new Error(`a memory size such as 2GB was expected, got "${memoryLimit}"`);
-  return `${Math.floor((Number(size[1]) * SIZE_UNITS[size[2]!.toLowerCase()]! * ENGINE_SHARE) / 1e6)}MB`;
+  const bytes = memorySizeBytes(memoryLimit);
+  if (bytes === undefined) throw new Error(`a memory size such as 2GB was expected, got "${memoryLimit}"`);
+  return `${Math.floor((bytes * ENGINE_SHARE) / 1e6)}MB`;
 }
 
 /** The writer that holds a database while another waits for it. */

@@ -6,17 +6,14 @@ import type pg from 'pg';
 import { EVENT_COLUMNS, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition } from './partitions.ts';
 
-/** The layout-1 indexes of events, by name (their names are layout 2's too). */
-const LAYOUT_1_INDEXES = ['events_id', 'events_vessel_start', 'events_version_start', 'events_position'];
-
 /**
  * Moves layout 1's events into layout 2's partitions; `createSchema` makes layout 2's tables and
  * indexes once the old table is out of the way. Resolves to the versions and rows moved.
  */
 export async function migrateLayout1(client: pg.ClientBase, createSchema: () => Promise<void>): Promise<{ versions: number; rows: number }> {
-  // The GIN indexes are named per region layer: every index of the old table goes, whatever its name.
+  // Every index of the old table goes (their names are layout 2's), whatever its name.
   const indexes = (await client.query(`SELECT indexname FROM pg_indexes WHERE tablename = 'events'`)).rows.map((r) => r.indexname as string);
-  for (const name of new Set([...LAYOUT_1_INDEXES, ...indexes])) await client.query(`DROP INDEX IF EXISTS ${quoteIdent(name)}`);
+  for (const name of indexes) await client.query(`DROP INDEX ${quoteIdent(name)}`);
   await client.query('ALTER TABLE events RENAME TO events_layout_1');
   await createSchema();
   const versions = (await client.query(`SELECT version_id FROM dataset_versions ORDER BY version_id`)).rows.map((r) => Number(r.version_id));

@@ -26,13 +26,19 @@ export async function readVersions(c: pg.ClientBase): Promise<DatasetVersion[]> 
   return rows.map(toDatasetVersion);
 }
 
-/** Why this code cannot use the database (another layout), or undefined when it can. */
-export async function schemaProblem(c: pg.ClientBase): Promise<string | undefined> {
+/** The layout a writer stamped in meta, or undefined in a database no writer has written. */
+export async function readLayout(c: pg.ClientBase): Promise<number | undefined> {
   if (!(await tableExists(c, 'meta'))) return undefined;
   const row = (await c.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0] as { value: string } | undefined;
-  if (!row || Number(row.value) === SCHEMA_VERSION) return undefined;
-  const how = Number(row.value) === 1 ? `; run "vessel-events migrate --engine postgres --database-url URL" to move it to layout ${SCHEMA_VERSION} (its events are kept)` : '';
-  return `the database has the PostgreSQL layout ${row.value}; this version reads layout ${SCHEMA_VERSION}${how}`;
+  return row ? Number(row.value) : undefined;
+}
+
+/** Why this code cannot use the database (another layout), or undefined when it can. */
+export async function schemaProblem(c: pg.ClientBase): Promise<string | undefined> {
+  const layout = await readLayout(c);
+  if (layout === undefined || layout === SCHEMA_VERSION) return undefined;
+  const how = layout === 1 ? `; run "vessel-events migrate --engine postgres --database-url URL" to move it to layout ${SCHEMA_VERSION} (its events are kept)` : '';
+  return `the database has the PostgreSQL layout ${layout}; this version reads layout ${SCHEMA_VERSION}${how}`;
 }
 
 /** The generation the last writer stamped ('empty' before any). */

@@ -14,7 +14,7 @@ import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
-import { readVersions, schemaProblem, tableExists } from './versions.ts';
+import { readLayout, readVersions, schemaProblem } from './versions.ts';
 import { migrateLayout1 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
 
@@ -59,7 +59,7 @@ export class PostgresWriter implements EngineWriter {
     await client.connect();
     try {
       await takeWriterLock(client, onWait);
-      const layout = (await tableExists(client, 'meta')) ? Number((await client.query(`SELECT value FROM meta WHERE key = 'schema_version'`)).rows[0]?.value) : undefined;
+      const layout = await readLayout(client);
       if (layout === SCHEMA_VERSION) throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}; nothing to migrate`);
       if (layout !== 1) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
       await client.query('BEGIN');
