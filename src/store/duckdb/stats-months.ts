@@ -5,10 +5,10 @@
 // vessels 16.2 against 88.6; docs/performance.md, "Statistics"). The loader writes it with the
 // version; a version is read from it once stats_month_versions lists it.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { fieldsRead, type Condition, type Field } from '../../query/plan.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
+import { planMonthStats } from '../month-stats-plan.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
 import { renderCondition } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
@@ -44,10 +44,6 @@ export async function readStatsMonthVersions(c: DuckDBConnection): Promise<Reado
   return new Set((await c.runAndReadAll(`SELECT version_id::INTEGER FROM stats_month_versions`)).getRowsJS().map((r) => r[0] as number));
 }
 
-/** The fields the table has columns for; the time window's are answered by its whole months. */
-const TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'vesselFlag']);
-const TIME_FIELDS: ReadonlySet<Field> = new Set<Field>(['start', 'end']);
-
 /**
  * The rows a statistic counts, as (vessel_flag, month, n) or (vessel_key): the whole months from
  * stats_months, each partial month at the window's edges from events (or vessel_events, for keys).
@@ -62,36 +58,11 @@ export interface MonthRows {
   signed?: boolean;
 }
 
-const monthStart = (ms: number, next: boolean): number => {
-  const d = new Date(ms);
-  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  return next && start < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;
-};
-
-/**
- * The month rows of a statistics query, or undefined when the table cannot answer it: a condition
- * on anything but the versions, the flag and the time window; a window whose events are not
- * placed by their start (END-DATE); buckets finer than a month; a grouping but by flag; a version
- * the table lacks; or no whole month in the window.
- */
+/** The month rows of a statistics query, or undefined when stats_months cannot answer it (src/store/month-stats-plan.ts). */
 export function monthRows(query: EventQuery, options: StatsOptionsNormalized, versions: ReadonlySet<number>, corrections?: string): MonthRows | undefined {
-  // Each condition is on the table's columns (versions, flags) or on the time window alone.
-  const tableConditions: Condition[] = [];
-  for (const condition of query.filters.conditions) {
-    const { fields, other } = fieldsRead([condition]);
-    if (other.size > 0) return undefined;
-    if ([...fields].every((f) => TABLE_FIELDS.has(f))) tableConditions.push(condition);
-    else if (![...fields].every((f) => TIME_FIELDS.has(f))) return undefined;
-  }
-  if (query.time.mode !== 'START-DATE' && query.time.mode !== 'OVERLAP') return undefined;
-  if (options.includes.has('TIME_SERIES') && options.interval !== 'MONTH' && options.interval !== 'YEAR') return undefined;
-  if (options.includes.has('EVENTS_GROUPED') && options.groupBy !== undefined && options.groupBy !== 'FLAG') return undefined;
-  if (!query.datasets.every((d) => versions.has(d.resolved.versionId))) return undefined;
-  // In either mode every event starting inside the window is counted (its end is at or after its
-  // start); OVERLAP adds those starting before it, read from events with the window's conditions.
-  const firstWhole = query.time.startMs === undefined ? undefined : monthStart(query.time.startMs, true);
-  const afterWhole = query.time.endMs === undefined ? undefined : monthStart(query.time.endMs, false);
-  if (firstWhole !== undefined && afterWhole !== undefined && firstWhole >= afterWhole) return undefined;
+  const plan = planMonthStats(query, options, versions);
+  if (!plan) return undefined;
+  const { rollupConditions, firstWholeMs: firstWhole, afterWholeMs: afterWhole } = plan;
 
   // One builder for the whole statement: the table's part, then each edge, which repeats the
   // query's conditions on its own side of the whole months (each edge its own SELECT, so that the
@@ -99,7 +70,7 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
   const b = new SqlBuilder<DuckDBValue>();
   const month = (ms: number) => `make_date(${b.param(new Date(ms).getUTCFullYear())}::INTEGER, ${b.param(new Date(ms).getUTCMonth() + 1)}::INTEGER, 1)`;
   const whole = [
-    ...tableConditions.map((c) => renderCondition(b, c)),
+    ...rollupConditions.map((c) => renderCondition(b, c)),
     ...(firstWhole === undefined ? [] : [`month >= ${month(firstWhole)}`]),
     ...(afterWhole === undefined ? [] : [`month < ${month(afterWhole)}`]),
   ].join(' AND ');

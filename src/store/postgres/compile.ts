@@ -9,8 +9,8 @@ export interface CompiledSql {
   params: unknown[];
 }
 
-export function compileWhere(q: EventQuery): CompiledSql {
-  const b = new SqlBuilder();
+/** The query's conditions, their parameters added to `b` (a new builder by default). */
+export function compileWhere(q: EventQuery, b = new SqlBuilder()): CompiledSql {
   return { sql: q.filters.conditions.map((c) => renderCondition(b, c)).join(' AND '), params: b.params };
 }
 

@@ -11,7 +11,8 @@ import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.
 import { kindsOf, type ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
-import { Catalog, type CatalogContents } from '../catalog.ts';
+import { Catalog } from '../catalog.ts';
+import type { PostgresCatalog } from './versions.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-bytes.ts';
 import { compileSearch, compileWhere } from './compile.ts';
@@ -151,8 +152,11 @@ const closingError = () => new Overloaded([{ title: 'Service Unavailable', detai
 
 export class PostgresStore extends Catalog implements EventStore {
   private closed = false;
-  constructor(private readonly pool: PostgresPool, contents: CatalogContents) {
+  /** The versions with statistics rollups (stats-rollups.ts). */
+  private readonly statsRollupVersions: ReadonlySet<number>;
+  constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
+    this.statsRollupVersions = contents.statsRollupVersions;
   }
 
   /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
@@ -206,7 +210,7 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
-    return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options));
+    return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options, this.statsRollupVersions));
   }
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {

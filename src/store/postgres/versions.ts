@@ -7,6 +7,7 @@ import { addGeometries, addToSets, toDatasetVersion, type CatalogContents, type 
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
+import { readStatsRollupVersions } from './stats-rollups.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
 export async function tableExists(c: pg.ClientBase, name: string): Promise<boolean> {
@@ -55,8 +56,13 @@ async function readEventCells(c: pg.ClientBase): Promise<EventCells> {
   return eventCellsOf(rows, versions);
 }
 
+export interface PostgresCatalog extends CatalogContents {
+  /** The versions with statistics rollups (stats-rollups.ts). */
+  statsRollupVersions: ReadonlySet<number>;
+}
+
 /** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
-export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
+export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
   await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const problem = await schemaProblem(c);
@@ -72,7 +78,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<CatalogContents> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c) };
   } finally {
     await c.query('COMMIT');
   }

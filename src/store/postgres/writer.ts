@@ -5,6 +5,7 @@
 // then copied in (copy-events.ts); the reference data is written directly.
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
+import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
@@ -25,6 +26,8 @@ export class PostgresWriter implements EngineWriter {
   private staging: Stage | undefined;
   /** The versions whose partitions this writer wrote, vacuumed once committed. */
   private readonly written: number[] = [];
+  /** Whether this writer wrote statistics rollups, analyzed once committed. */
+  private rollupsWritten = false;
   private finished = false;
 
   private constructor(
@@ -51,24 +54,27 @@ export class PostgresWriter implements EngineWriter {
   }
 
   /**
-   * A writer that has moved a layout-1 database to this layout (migrate.ts), uncommitted; refused
-   * when the database has this layout already or another one.
+   * A writer that has moved a layout-1 database to this layout (migrate.ts), or written what a
+   * database of this layout lacks (the statistics rollups of versions written before them),
+   * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
       await takeWriterLock(client, onWait);
       const layout = await readLayout(client);
-      if (layout === SCHEMA_VERSION) throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}; nothing to migrate`);
-      if (layout !== 1) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
+      if (layout !== 1 && layout !== SCHEMA_VERSION) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
       await client.query('BEGIN');
       const writer = new PostgresWriter(client, {});
-      const moved = await migrateLayout1(client, async () => {
+      const createSchema = async () => {
         for (const ddl of CREATE_SCHEMA) await client.query(ddl);
-      });
-      writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
-      return { writer, from: layout, ...moved };
+      };
+      const moved = layout === 1 ? await migrateLayout1(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
+      if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
+      const rollupVersions = await writer.writeRollups();
+      if (layout === SCHEMA_VERSION && rollupVersions === 0) throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION} and the statistics rollups of every version; nothing to migrate`);
+      return { writer, from: layout, ...moved, rollupVersions };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
@@ -104,6 +110,7 @@ export class PostgresWriter implements EngineWriter {
         this.written.push(...versionIds);
         await this.insertRegionIds(staged);
         await writeMissingIdentityRows(this.client);
+        await this.writeRollups();
         return { ...result, published };
       }
       const stagedVersions = await staged.versions();
@@ -128,10 +135,18 @@ export class PostgresWriter implements EngineWriter {
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
       await this.insertRegionIds(staged);
       await writeMissingIdentityRows(this.client);
+      await this.writeRollups();
       return result;
     } finally {
       staged.close();
     }
+  }
+
+  /** The statistics rollups of the versions without (stats-rollups.ts); resolves to how many. */
+  private async writeRollups(): Promise<number> {
+    const written = await writeMissingStatsRollups(this.client);
+    if (written > 0) this.rollupsWritten = true;
+    return written;
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
@@ -193,6 +208,7 @@ export class PostgresWriter implements EngineWriter {
     await this.client.query('DELETE FROM event_cells WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
     await dropIdentityRows(this.client, found.versionId);
+    await dropStatsRollups(this.client, found.versionId);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
@@ -217,6 +233,7 @@ export class PostgresWriter implements EngineWriter {
       await this.client.query(`VACUUM ${partitions}`);
       await this.client.query(`ANALYZE ${partitions}`);
     }
+    if (this.rollupsWritten) await this.client.query('ANALYZE stats_flag_months, stats_vessel_months');
     await this.finish();
   }
 

@@ -1,0 +1,183 @@
+// Statistics read from PostgreSQL's rollups (src/store/postgres/stats-rollups.ts), their whole
+// months from the rollups and the window's partial months from events, equal those counted on
+// events alone; the rollups hold the grouping of events; a database written before them is counted
+// on events until `migrate` writes them; a dropped version's rows go, an update's new version has
+// its own. Runs under test/run-postgres.ts (the DuckDB run reports it skipped; DuckDB's own
+// monthly table is tested in stats-months.test.ts).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { Random } from '../../src/data/demo/random.ts';
+import { loadFiles, readRemovals } from '../../src/data/load-events.ts';
+import { normalizeEventQuery } from '../../src/query/normalize.ts';
+import type { EventFilters } from '../../src/query/schema.ts';
+import type { StatsInclude, StatsOptionsNormalized, TimeseriesInterval } from '../../src/query/stats.ts';
+import { planMonthStats } from '../../src/store/month-stats-plan.ts';
+import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
+import { computeStats } from '../../src/store/postgres/stats.ts';
+import { readStatsRollupVersions } from '../../src/store/postgres/stats-rollups.ts';
+import type { EventStore } from '../../src/store/store.ts';
+import { buildFixtureDb, TEST_ENGINE, type Fixture } from '../helpers/fixture.ts';
+
+
+const DATASETS = [
+  'public-global-fishing-events:latest', 'public-global-encounters-events:latest', 'public-global-loitering-events:latest',
+  'public-global-port-visits-events:latest', 'public-global-gaps-events:latest',
+];
+
+const options = (interval: TimeseriesInterval, groupBy?: 'FLAG', includes: StatsInclude[] = ['TOTAL_COUNT', 'TIME_SERIES', 'EVENTS_GROUPED']): StatsOptionsNormalized =>
+  ({ interval, includes: new Set(groupBy ? includes : includes.filter((i) => i !== 'EVENTS_GROUPED')), ...(groupBy ? { groupBy } : {}) });
+
+/** A time as the clients send it: a day, or an instant anywhere in a month. */
+function randomTime(r: Random): string {
+  const ms = Date.UTC(2017, 0, 1) + Math.floor(r.next() * 8 * 365 * 86_400_000);
+  return r.chance(0.5) ? new Date(ms).toISOString().slice(0, 10) : new Date(ms).toISOString();
+}
+
+async function onClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return await work(c);
+  } finally {
+    await c.end();
+  }
+}
+const rowsOf = (c: pg.Client) => async (sql: string, params: readonly unknown[]) => (await c.query({ text: sql, values: [...params], rowMode: 'array' })).rows as unknown[][];
+
+/** Rows that differ between the rollups and the events they group: none when they agree. */
+async function rollupDifferences(url: string): Promise<number> {
+  return onClient(url, async (c) => {
+    const flagMonths = `SELECT version_id, date_trunc('month', start_ts)::date, vessel_flag, count(*) FROM events GROUP BY 1, 2, 3`;
+    // Each vessel's months, read back from its bits.
+    const vesselMonths = `SELECT version_id, vessel_id, vessel_flag, first_month + i FROM stats_vessel_months, generate_series(0, length(months) - 1) i WHERE substring(months FROM i + 1 FOR 1) = B'1'`;
+    const fromEvents = `SELECT DISTINCT version_id, vessel_id, vessel_flag, (extract(year FROM start_ts)::int - 1970) * 12 + extract(month FROM start_ts)::int - 1 FROM events`;
+    const count = async (a: string, b: string) => Number((await c.query(`SELECT count(*) FROM ((${a} EXCEPT ALL ${b}) UNION ALL (${b} EXCEPT ALL ${a})) d`)).rows[0].count);
+    const ends = Number((await c.query(`SELECT count(*) FROM stats_vessel_months WHERE substring(months FROM 1 FOR 1) <> B'1' OR substring(months FROM length(months) FOR 1) <> B'1' OR first_month + length(months) - 1 <> last_month`)).rows[0].count);
+    return (await count('SELECT version_id, month, vessel_flag, n FROM stats_flag_months', flagMonths)) + (await count(vesselMonths, fromEvents)) + ends;
+  });
+}
+
+/** The statistics of a few shapes the rollups answer, read by a server's store. */
+async function statsOf(url: string): Promise<unknown[]> {
+  const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+  try {
+    const store = stores.current();
+    const at = { catalog: store, access: { canRead: () => true } };
+    const out: unknown[] = [];
+    for (const filters of [{ datasets: DATASETS, startDate: '2018-03-15', endDate: '2021-07-02' }, { datasets: [DATASETS[0]!], flags: ['CHN'], timeFilterMode: 'START-DATE' as const }]) {
+      out.push(await store.stats(await normalizeEventQuery(filters, at), options('MONTH', 'FLAG')));
+    }
+    return out;
+  } finally {
+    await stores.close();
+  }
+}
+
+describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
+  let fixture: Fixture;
+  let url: string;
+  let store: EventStore;
+  let close: () => Promise<void>;
+  before(async () => {
+    fixture = await buildFixtureDb({ events: 3000, seed: 11 });
+    url = (fixture.database as { url: string }).url;
+    const stores = await openStores(fixture.database, {}, undefined, false);
+    store = stores.current();
+    close = () => stores.close();
+  });
+  after(async () => {
+    await close?.();
+    fixture?.cleanup();
+  });
+  const ctx = () => ({ catalog: store, access: { canRead: () => true } });
+
+  test('the rollups hold each version\'s events grouped by month and flag, and each vessel\'s months', async () => {
+    const versions = await onClient(url, readStatsRollupVersions);
+    const loaded = await onClient(url, async (c) => (await c.query('SELECT version_id FROM dataset_versions')).rows.map((r) => r.version_id as number));
+    assert.deepEqual([...versions].sort(), loaded.sort());
+    assert.equal(await rollupDifferences(url), 0);
+  });
+
+  test('300 random statistics the rollups answer: the same as counted on events', async () => {
+    const r = new Random(4243);
+    let answered = 0;
+    await onClient(url, async (c) => {
+      const versions = await readStatsRollupVersions(c);
+      for (let i = 0; i < 300; i++) {
+        const datasets = DATASETS.filter(() => r.chance(0.5));
+        const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)] };
+        if (r.chance(0.85)) filters.startDate = randomTime(r);
+        if (r.chance(0.85)) filters.endDate = randomTime(r);
+        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        filters.timeFilterMode = r.pick(['OVERLAP', 'START-DATE', ...(r.chance(0.1) ? ['END-DATE' as const] : [])]);
+        if (r.chance(0.4)) {
+          filters.flags = Array.from({ length: r.int(1, 3) }, () => r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA']));
+          if (r.chance(0.4)) filters.flagsOperator = 'EXCLUDE';
+        }
+        const query = await normalizeEventQuery(filters, ctx());
+        const opts = options(r.pick(['MONTH', 'YEAR', 'MONTH', 'DAY']), r.chance(0.6) ? 'FLAG' : undefined);
+        const where = JSON.stringify({ filters, interval: opts.interval, groupBy: opts.groupBy });
+        if (planMonthStats(query, opts, versions)) answered++;
+        else assert.ok(opts.interval === 'DAY' || filters.timeFilterMode === 'END-DATE' || (filters.startDate && filters.endDate), `${where}: not answered from the rollups`);
+        assert.deepEqual(await store.stats(query, opts), await computeStats(rowsOf(c), query, opts), where);
+      }
+    });
+    assert.ok(answered > 150, `only ${answered} of 300 statistics were answered from the rollups`);
+  });
+
+  test('a database without the rollups answers from events; migrate writes them, once', async () => {
+    // A copy of the fixture without its rollups, as a database loaded before them.
+    const older = await buildFixtureDb({ events: 3000, seed: 11 });
+    const olderUrl = (older.database as { url: string }).url;
+    try {
+      await onClient(olderUrl, async (c) => {
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions']) await c.query(`DELETE FROM ${table}`);
+      });
+      const before = await statsOf(olderUrl);
+      assert.equal((await onClient(olderUrl, readStatsRollupVersions)).size, 0);
+      const { from, to, rollupVersions } = await migratePostgresDatabase(olderUrl);
+      assert.deepEqual([from, to], [2, 2]);
+      assert.equal(rollupVersions, (await onClient(olderUrl, readStatsRollupVersions)).size);
+      assert.ok(rollupVersions >= 5);
+      assert.equal(await rollupDifferences(olderUrl), 0);
+      assert.deepEqual(await statsOf(olderUrl), before);
+      await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups of every version; nothing to migrate/);
+    } finally {
+      older.cleanup();
+    }
+  });
+
+  test('a dropped version\'s rows go; an update\'s new version has its own', async () => {
+    const copy = await buildFixtureDb({ events: 3000, seed: 11 });
+    const copyUrl = (copy.database as { url: string }).url;
+    try {
+      const gaps = await onClient(copyUrl, async (c) => (await c.query(`SELECT version_id, version FROM dataset_versions WHERE kind = 'gap'`)).rows[0] as { version_id: number; version: string });
+      await dropVersion(copy.database, 'public-global-gaps-events', 'gap', gaps.version);
+      await onClient(copyUrl, async (c) => {
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions']) {
+          assert.equal(Number((await c.query(`SELECT count(*) FROM ${table} WHERE version_id = $1`, [gaps.version_id])).rows[0].count), 0, table);
+        }
+      });
+      // An update that gives one fishing event another flag and removes another.
+      const [changed, removed] = copy.rows.filter((row) => row['event_type'] === 'fishing');
+      const rows = join(copy.dir, 'update.ndjson');
+      const removals = join(copy.dir, 'removed.txt');
+      const vessels = changed!['event_vessels'] as Record<string, unknown>[];
+      writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'ZZZ' }, ...vessels.slice(1)] })}\n`);
+      writeFileSync(removals, `${removed!['event_id'] as string}\n`);
+      await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v2', source: 'test', kind: 'fishing', update: { removals: [await readRemovals(removals, 'fishing')] } });
+      const versions = await onClient(copyUrl, readStatsRollupVersions);
+      const loaded = await onClient(copyUrl, async (c) => (await c.query('SELECT version_id FROM dataset_versions')).rows.map((r) => r.version_id as number));
+      assert.deepEqual([...versions].sort(), loaded.sort());
+      assert.equal(versions.size, 5, 'the four versions left and the update\'s');
+      assert.equal(await rollupDifferences(copyUrl), 0);
+      const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
+      assert.deepEqual(zzz, [{ n: 1 }]);
+    } finally {
+      copy.cleanup();
+    }
+  });
+});
