@@ -12,7 +12,7 @@ import type { Database } from '../src/store/engines.ts';
 import { startCluster } from '../test/helpers/postgres.ts';
 import { BIN, CACHE_DIR, demoDatabase, log } from './server.ts';
 
-const SETTINGS = ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=1GB', 'max_wal_size=20GB', 'checkpoint_timeout=1h'];
+const SETTINGS = ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=1GB', 'max_wal_size=4GB', 'checkpoint_timeout=1h'];
 
 export async function postgresDemoDatabase(events: number, seed: number): Promise<{ database: Database; stop(): void }> {
   return postgresDatabase(`engine-pg-${events}-seed${seed}`, demoDatabase(events, seed), (url) => [

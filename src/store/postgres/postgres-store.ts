@@ -15,6 +15,7 @@ import { Catalog } from '../catalog.ts';
 import type { PostgresCatalog } from './versions.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-bytes.ts';
+import { wholeVersionsCount } from '../whole-versions.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
@@ -175,6 +176,9 @@ export class PostgresStore extends Catalog implements EventStore {
 
   async count(query: EventQuery): Promise<number> {
     if (query.filters.matchesNothing) return 0;
+    // A version is a partition holding exactly its catalog row's count.
+    const whole = wholeVersionsCount(query, (versionId) => this.versions().find((v) => v.versionId === versionId)?.rowCount);
+    if (whole !== undefined) return whole;
     const where = compileWhere(query);
     return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
   }
