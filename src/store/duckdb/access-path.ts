@@ -8,7 +8,7 @@ import { pageOf } from './held-page.ts';
 import { inStoredOrder } from './stored-order.ts';
 import { pointFilesAnswer } from './vessel-history.ts';
 import { spatialPlan } from './spatial-table.ts';
-import { regionPlan } from './region-table.ts';
+import { regionPlan } from '../region-plan.ts';
 import { servedByVesselTable } from './vessel-table.ts';
 import { PointFilesPath } from './point-files-path.ts';
 import { PlacesPath } from './places-path.ts';

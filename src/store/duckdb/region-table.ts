@@ -5,24 +5,16 @@
 // of their start, so the window prunes within it too (docs/performance.md, "Regions: a table sorted
 // by region"). The table answers the total; a page sorted by start is still read from events, from
 // the start of its first row on, which the table gives. The loader writes it with events
-// (writer.ts); a version is read from it once region_versions lists it.
+// (writer.ts); a version is read from it once region_versions lists it. When it answers a query:
+// src/store/region-plan.ts.
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
-import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
-import { fieldsRead, type Condition, type Field } from '../../query/plan.ts';
-import type { EventQuery, ListQuery } from '../../query/types.ts';
+import { REGION_TABLE_LAYERS, type RegionPlan } from '../region-plan.ts';
+import type { ListQuery } from '../../query/types.ts';
 import { SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
 import type { PageStart } from './stored-order.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 import { readRows } from './statements.ts';
-
-/**
- * The layers the table holds. RFMOs are left out: an event lies in 6.1 of them on average (1M
- * demo), so they would have taken 70 of the table's 117 bytes per event and most of its load time,
- * and an RFMO spans an ocean, where the table prunes least.
- */
-const REGION_TABLE_LAYERS = REGION_MEMBERS.filter((m) => m.member !== 'rfmo');
-export const REGION_TABLE_MEMBERS: readonly RegionMember[] = REGION_TABLE_LAYERS.map((m) => m.member);
 
 export const CREATE_REGION_TABLES = [
   `CREATE TABLE IF NOT EXISTS region_events (
@@ -59,32 +51,6 @@ export function dropRegionRows(c: DuckDBConnection, versionId: number): Promise<
 export async function readRegionVersions(c: DuckDBConnection): Promise<ReadonlySet<number>> {
   if (!(await tableExists(c, 'region_versions'))) return new Set();
   return new Set((await c.runAndReadAll(`SELECT version_id::INTEGER FROM region_versions`)).getRowsJS().map((r) => r[0] as number));
-}
-
-/** The fields region_events has columns for, besides the region (render-plan.ts's column names). */
-const REGION_TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'kind', 'start', 'end', 'vesselFlag', 'vesselType']);
-
-/** A query the table counts: its one region and its other conditions. */
-export interface RegionPlan {
-  region: { member: RegionMember; id: string };
-  others: Condition[];
-}
-
-/**
- * The plan when region_events answers the query's total: every dataset version is in it, its area
- * is one region of a layer the table holds (an event in two of several regions would be two
- * rows), and every other condition reads only fields the table has (versions, kinds, start and end,
- * flags and vessel types: the time window, types, durations, open gaps).
- */
-export function regionPlan(query: EventQuery, versions: ReadonlySet<number>): RegionPlan | undefined {
-  if (query.area?.type !== 'regions' || !query.datasets.every((d) => versions.has(d.resolved.versionId))) return undefined;
-  const conditions = query.filters.conditions;
-  const regions = conditions.filter((c): c is Extract<Condition, { is: 'inRegion' }> => c.is === 'inRegion');
-  if (regions.length !== 1 || !REGION_TABLE_MEMBERS.includes(regions[0]!.member)) return undefined;
-  const others = conditions.filter((c) => c.is !== 'inRegion');
-  const { fields, other } = fieldsRead(others);
-  if (other.size > 0 || ![...fields].every((f) => REGION_TABLE_FIELDS.has(f))) return undefined;
-  return { region: { member: regions[0]!.member, id: regions[0]!.id }, others };
 }
 
 /** The region's rows that meet the other conditions: FROM and WHERE. */

@@ -7,7 +7,8 @@ import { countBesidePage, countThenSearch, type ListPage, type PageStream } from
 import type { EntryChunk } from '../entry-bytes.ts';
 import type { AccessPath, PageReader, PathContext } from './paths.ts';
 import { heldPageOf } from './held-page.ts';
-import { COUNTED_STARTS_LIMIT, regionCount, regionCountAndStart, regionPageStart, type RegionPlan } from './region-table.ts';
+import { COUNTED_STARTS_LIMIT, regionCount, regionCountAndStart, regionPageStart } from './region-table.ts';
+import type { RegionPlan } from '../region-plan.ts';
 import { nothing, storedOrderPage } from './stored-order.ts';
 
 export class RegionsPath implements AccessPath {

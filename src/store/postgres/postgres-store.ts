@@ -16,6 +16,8 @@ import type { PostgresCatalog } from './versions.ts';
 import { countBesidePage, countThenSearch, type EngineLoad, type EventStats, type EventStore, type ListPage, type PageStream } from '../store.ts';
 import { pageStream } from '../entry-bytes.ts';
 import { wholeVersionsCount } from '../whole-versions.ts';
+import { regionPlan } from '../region-plan.ts';
+import { regionCountSql, regionPageSql } from './region-queries.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
@@ -155,9 +157,12 @@ export class PostgresStore extends Catalog implements EventStore {
   private closed = false;
   /** The versions with statistics rollups (stats-rollups.ts). */
   private readonly statsRollupVersions: ReadonlySet<number>;
+  /** The versions region_events holds (region-table.ts). */
+  private readonly regionTableVersions: ReadonlySet<number>;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
     this.statsRollupVersions = contents.statsRollupVersions;
+    this.regionTableVersions = contents.regionTableVersions;
   }
 
   /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
@@ -179,8 +184,11 @@ export class PostgresStore extends Catalog implements EventStore {
     // A version is a partition holding exactly its catalog row's count.
     const whole = wholeVersionsCount(query, (versionId) => this.versions().find((v) => v.versionId === versionId)?.rowCount);
     if (whole !== undefined) return whole;
+    // One region of a layer region_events holds: counted on its rows (region-table.ts).
+    const region = regionPlan(query, this.regionTableVersions);
     const where = compileWhere(query);
-    return this.db.use(async (c) => Number((await this.db.rows(c, `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, where.params))[0]![0]));
+    const counted = region ? regionCountSql(region) : { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
+    return this.db.use(async (c) => Number((await this.db.rows(c, counted.sql, counted.params))[0]![0]));
   }
 
   /**
@@ -198,7 +206,8 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   async search(query: ListQuery): Promise<PageStream> {
-    const page = compileSearch(query);
+    const region = regionPlan(query, this.regionTableVersions);
+    const page = (region && regionPageSql(region, query)) || compileSearch(query);
     const db = this.db;
     const c = await db.acquire();
     let cursor: Cursor<unknown[]>;

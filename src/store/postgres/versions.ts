@@ -8,6 +8,7 @@ import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
+import { readRegionTableVersions } from './region-table.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
 export async function tableExists(c: pg.ClientBase, name: string): Promise<boolean> {
@@ -59,6 +60,8 @@ async function readEventCells(c: pg.ClientBase): Promise<EventCells> {
 export interface PostgresCatalog extends CatalogContents {
   /** The versions with statistics rollups (stats-rollups.ts). */
   statsRollupVersions: ReadonlySet<number>;
+  /** The versions region_events holds (region-table.ts). */
+  regionTableVersions: ReadonlySet<number>;
 }
 
 /** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
@@ -78,7 +81,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c) };
   } finally {
     await c.query('COMMIT');
   }

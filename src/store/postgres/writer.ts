@@ -6,6 +6,7 @@
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
+import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
@@ -28,6 +29,8 @@ export class PostgresWriter implements EngineWriter {
   private readonly written: number[] = [];
   /** Whether this writer wrote statistics rollups, analyzed once committed. */
   private rollupsWritten = false;
+  /** The versions whose region_events partitions this writer wrote, vacuumed once committed. */
+  private readonly regionsWritten: number[] = [];
   private finished = false;
 
   private constructor(
@@ -55,10 +58,11 @@ export class PostgresWriter implements EngineWriter {
 
   /**
    * A writer that has moved a layout-1 database to this layout (migrate.ts), or written what a
-   * database of this layout lacks (the statistics rollups of versions written before them),
+   * database of this layout lacks (the statistics rollups and rows by region of versions written
+   * before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
@@ -72,9 +76,11 @@ export class PostgresWriter implements EngineWriter {
       };
       const moved = layout === 1 ? await migrateLayout1(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
-      const rollupVersions = await writer.writeRollups();
-      if (layout === SCHEMA_VERSION && rollupVersions === 0) throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION} and the statistics rollups of every version; nothing to migrate`);
-      return { writer, from: layout, ...moved, rollupVersions };
+      const { rollups: rollupVersions, regions: regionVersions } = await writer.writeServingTables();
+      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0) {
+        throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region of every version; nothing to migrate`);
+      }
+      return { writer, from: layout, ...moved, rollupVersions, regionVersions };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
@@ -110,7 +116,7 @@ export class PostgresWriter implements EngineWriter {
         this.written.push(...versionIds);
         await this.insertRegionIds(staged);
         await writeMissingIdentityRows(this.client);
-        await this.writeRollups();
+        await this.writeServingTables();
         return { ...result, published };
       }
       const stagedVersions = await staged.versions();
@@ -135,18 +141,23 @@ export class PostgresWriter implements EngineWriter {
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
       await this.insertRegionIds(staged);
       await writeMissingIdentityRows(this.client);
-      await this.writeRollups();
+      await this.writeServingTables();
       return result;
     } finally {
       staged.close();
     }
   }
 
-  /** The statistics rollups of the versions without (stats-rollups.ts); resolves to how many. */
-  private async writeRollups(): Promise<number> {
-    const written = await writeMissingStatsRollups(this.client);
-    if (written > 0) this.rollupsWritten = true;
-    return written;
+  /**
+   * What serving reads beside the events, for the versions without: the statistics rollups
+   * (stats-rollups.ts) and the rows by region (region-table.ts); resolves to how many versions of each.
+   */
+  private async writeServingTables(): Promise<{ rollups: number; regions: number }> {
+    const rollups = await writeMissingStatsRollups(this.client);
+    if (rollups > 0) this.rollupsWritten = true;
+    const regions = await writeMissingRegionRows(this.client);
+    this.regionsWritten.push(...regions);
+    return { rollups, regions: regions.length };
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
@@ -209,6 +220,7 @@ export class PostgresWriter implements EngineWriter {
     await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
     await dropIdentityRows(this.client, found.versionId);
     await dropStatsRollups(this.client, found.versionId);
+    await dropRegionRows(this.client, found.versionId);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
@@ -228,7 +240,7 @@ export class PostgresWriter implements EngineWriter {
     // asynchronously on a server with synchronous_commit=off, and until that commit is flushed the
     // next VACUUM may not mark the load's rows committed, nor their pages visible (a partition
     // vacuumed after another's ANALYZE kept none of its 408 pages marked).
-    const partitions = this.written.map(eventPartition).join(', ');
+    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition)].join(', ');
     if (partitions) {
       await this.client.query(`VACUUM ${partitions}`);
       await this.client.query(`ANALYZE ${partitions}`);

@@ -1,20 +1,26 @@
-// Statistics read from PostgreSQL's rollups (src/store/postgres/stats-rollups.ts), their whole
-// months from the rollups and the window's partial months from events, equal those counted on
-// events alone; the rollups hold the grouping of events; a database written before them is counted
-// on events until `migrate` writes them; a dropped version's rows go, an update's new version has
-// its own. Runs under test/run-postgres.ts (the DuckDB run reports it skipped; DuckDB's own
-// monthly table is tested in stats-months.test.ts).
+// What PostgreSQL serves from beside its events: statistics read from the rollups
+// (src/store/postgres/stats-rollups.ts), their whole months from the rollups and the window's
+// partial months from events, and regions' totals and pages read from region_events
+// (src/store/postgres/region-table.ts), equal those read from the events alone; both hold what the
+// events do; a database written before them is read from the events until `migrate` writes them;
+// a dropped version's rows go, an update's new version has its own. Runs under
+// test/run-postgres.ts (the DuckDB run reports it skipped; DuckDB's own tables are tested in
+// stats-months.test.ts and region-table.test.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { Random } from '../../src/data/demo/random.ts';
+import { REGION_MEMBERS } from '../../src/domain/regions.ts';
 import { loadFiles, readRemovals } from '../../src/data/load-events.ts';
-import { normalizeEventQuery } from '../../src/query/normalize.ts';
+import { normalizeEventQuery, normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
 import type { StatsInclude, StatsOptionsNormalized, TimeseriesInterval } from '../../src/query/stats.ts';
 import { planMonthStats } from '../../src/store/month-stats-plan.ts';
+import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
+import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
+import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
 import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
 import { computeStats } from '../../src/store/postgres/stats.ts';
 import { readStatsRollupVersions } from '../../src/store/postgres/stats-rollups.ts';
@@ -60,6 +66,16 @@ async function rollupDifferences(url: string): Promise<number> {
   });
 }
 
+/** Rows that differ between region_events and the events' regions of its layers: none when they agree. */
+async function regionDifferences(url: string): Promise<number> {
+  return onClient(url, async (c) => {
+    const fromEvents = REGION_TABLE_LAYERS.map((m) =>
+      `SELECT DISTINCT version_id, '${m.member}'::text, r, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM events, unnest(${m.column}) r`).join(' UNION ALL ');
+    const table = 'SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM region_events';
+    return Number((await c.query(`SELECT count(*) FROM ((${table} EXCEPT ALL (${fromEvents})) UNION ALL ((${fromEvents}) EXCEPT ALL ${table})) d`)).rows[0].count);
+  });
+}
+
 /** The statistics of a few shapes the rollups answer, read by a server's store. */
 async function statsOf(url: string): Promise<unknown[]> {
   const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
@@ -76,7 +92,7 @@ async function statsOf(url: string): Promise<unknown[]> {
   }
 }
 
-describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
+describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
   let fixture: Fixture;
   let url: string;
   let store: EventStore;
@@ -99,6 +115,43 @@ describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' 
     const loaded = await onClient(url, async (c) => (await c.query('SELECT version_id FROM dataset_versions')).rows.map((r) => r.version_id as number));
     assert.deepEqual([...versions].sort(), loaded.sort());
     assert.equal(await rollupDifferences(url), 0);
+    assert.deepEqual([...await onClient(url, readRegionTableVersions)].sort(), loaded.sort());
+    assert.equal(await regionDifferences(url), 0);
+  });
+
+  test('200 random region lists region_events answers: the same totals and pages as read from the events', async () => {
+    const r = new Random(4244);
+    const regions = await onClient(url, async (c) => (await c.query(`SELECT DISTINCT member, region FROM region_events`)).rows as { member: string; region: string }[]);
+    const datasetOf = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.dataset]));
+    let answered = 0;
+    await onClient(url, async (c) => {
+      const versions = await readRegionTableVersions(c);
+      for (let i = 0; i < 200; i++) {
+        const region = r.pick(regions);
+        const datasets = DATASETS.filter(() => r.chance(0.4));
+        const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)], regions: [{ dataset: datasetOf[region.member]!, id: region.region }] };
+        if (r.chance(0.7)) filters.startDate = randomTime(r);
+        if (r.chance(0.7)) filters.endDate = randomTime(r);
+        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        if (r.chance(0.4)) filters.flags = [r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA'])];
+        if (r.chance(0.2)) filters.vesselTypes = ['FISHING'];
+        if (r.chance(0.2)) filters.timeFilterMode = r.pick(['START-DATE', 'END-DATE', 'OVERLAP'] as const);
+        const sort = r.pick(['+start', '-start', '+start', '-end'] as const);
+        const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, ctx()));
+        const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
+        const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
+        const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
+        if (regionPlan(list, versions)) answered++;
+        const onEvents = compileWhere(list);
+        assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
+        const page = compileSearch(list);
+        const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
+        const got: string[] = [];
+        for await (const chunk of await store.search(list)) got.push(...chunk);
+        assert.deepEqual(got, expected, where);
+      }
+    });
+    assert.ok(answered > 100, `only ${answered} of 200 region lists were answered from region_events`);
   });
 
   test('300 random statistics the rollups answer: the same as counted on events', async () => {
@@ -134,17 +187,20 @@ describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' 
     const olderUrl = (older.database as { url: string }).url;
     try {
       await onClient(olderUrl, async (c) => {
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions']) await c.query(`DELETE FROM ${table}`);
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions']) await c.query(`DELETE FROM ${table}`);
+        for (const { name } of (await c.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'region_events'::regclass`)).rows) await c.query(`DROP TABLE ${name as string}`);
       });
       const before = await statsOf(olderUrl);
       assert.equal((await onClient(olderUrl, readStatsRollupVersions)).size, 0);
-      const { from, to, rollupVersions } = await migratePostgresDatabase(olderUrl);
+      const { from, to, rollupVersions, regionVersions } = await migratePostgresDatabase(olderUrl);
       assert.deepEqual([from, to], [2, 2]);
+      assert.equal(regionVersions, rollupVersions);
+      assert.equal(await regionDifferences(olderUrl), 0);
       assert.equal(rollupVersions, (await onClient(olderUrl, readStatsRollupVersions)).size);
       assert.ok(rollupVersions >= 5);
       assert.equal(await rollupDifferences(olderUrl), 0);
       assert.deepEqual(await statsOf(olderUrl), before);
-      await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups of every version; nothing to migrate/);
+      await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups and rows by region of every version; nothing to migrate/);
     } finally {
       older.cleanup();
     }
@@ -157,7 +213,8 @@ describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' 
       const gaps = await onClient(copyUrl, async (c) => (await c.query(`SELECT version_id, version FROM dataset_versions WHERE kind = 'gap'`)).rows[0] as { version_id: number; version: string });
       await dropVersion(copy.database, 'public-global-gaps-events', 'gap', gaps.version);
       await onClient(copyUrl, async (c) => {
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions']) {
+        assert.deepEqual((await c.query(`SELECT to_regclass($1) AS t`, [`region_events_v${gaps.version_id}`])).rows, [{ t: null }]);
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions']) {
           assert.equal(Number((await c.query(`SELECT count(*) FROM ${table} WHERE version_id = $1`, [gaps.version_id])).rows[0].count), 0, table);
         }
       });
@@ -174,6 +231,7 @@ describe('statistics rollups on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' 
       assert.deepEqual([...versions].sort(), loaded.sort());
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
+      assert.equal(await regionDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
       assert.deepEqual(zzz, [{ n: 1 }]);
     } finally {

@@ -1,0 +1,57 @@
+// region_events on PostgreSQL: for every event and every region it lies in (of the layers
+// src/store/region-plan.ts names), the columns a region query is commonly filtered on, a partition
+// per dataset version, written sorted and indexed on (version_id, member, region, start_ts, id)
+// with the other columns included. A region's total is then an index-only scan of its rows in the
+// time window, and a page in start order the first rows of that scan, joined to their events. On
+// the events the total was a bitmap of the region's GIN entries and the window's, then a read of
+// every matching row's heap page: an EEZ, a flag and a year of the 10M catalogue's fishing read
+// 76,000 pages, 1.8 s cold (docs/performance.md, "The PostgreSQL engine at 10M"). The writer
+// writes the rows of each version it adds; a version written before the table is not listed in
+// region_versions and is read from the events until `migrate` or the next write adds its rows.
+// The queries on it: region-queries.ts.
+import type pg from 'pg';
+import { REGION_TABLE_LAYERS } from '../region-plan.ts';
+
+const TEXT = 'text COLLATE "C"';
+
+export const CREATE_REGION_TABLES = [
+  `CREATE TABLE IF NOT EXISTS region_events (
+     version_id smallint NOT NULL, member ${TEXT} NOT NULL, region ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
+     end_ts timestamp, kind ${TEXT} NOT NULL, vessel_flag ${TEXT}, vessel_type ${TEXT})
+     PARTITION BY LIST (version_id)`,
+  'CREATE INDEX IF NOT EXISTS region_events_key ON region_events (version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type)',
+  'CREATE TABLE IF NOT EXISTS region_versions (version_id smallint PRIMARY KEY)',
+];
+
+export const regionPartition = (versionId: number): string => `region_events_v${Number(versionId)}`;
+
+/**
+ * Writes the rows of every version not yet in region_versions, each version a partition filled in
+ * the index's order and then attached (which builds its index whole); resolves to the versions.
+ */
+export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]> {
+  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM region_versions) ORDER BY 1')).rows.map((r) => r.version_id);
+  for (const versionId of missing) {
+    const partition = regionPartition(versionId);
+    await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
+    // DISTINCT: a region listed twice in an event's list is still one event in its total.
+    const perLayer = REGION_TABLE_LAYERS.map((m) =>
+      `SELECT DISTINCT version_id, '${m.member}', r.region, start_ts, id, end_ts, kind, vessel_flag, vessel_type
+         FROM events CROSS JOIN LATERAL unnest(${m.column}) AS r(region) WHERE version_id = $1 AND r.region IS NOT NULL`);
+    await c.query(`INSERT INTO ${partition} SELECT * FROM (${perLayer.join(' UNION ALL ')}) r ORDER BY 1, 2, 3, 4, 5`, [versionId]);
+    await c.query(`ALTER TABLE region_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
+    await c.query('INSERT INTO region_versions VALUES ($1)', [versionId]);
+  }
+  return missing;
+}
+
+export async function dropRegionRows(c: pg.ClientBase, versionId: number): Promise<void> {
+  await c.query(`DROP TABLE IF EXISTS ${regionPartition(versionId)}`);
+  await c.query('DELETE FROM region_versions WHERE version_id = $1', [versionId]);
+}
+
+/** The versions region_events holds, read with the catalog (none in a database written before it). */
+export async function readRegionTableVersions(c: pg.ClientBase): Promise<Set<number>> {
+  if (!(await c.query(`SELECT to_regclass('region_versions') IS NOT NULL AS present`)).rows[0].present) return new Set();
+  return new Set((await c.query<{ version_id: number }>('SELECT version_id FROM region_versions')).rows.map((r) => r.version_id));
+}
