@@ -1,7 +1,8 @@
 // What PostgreSQL serves from beside its events: statistics read from the rollups
 // (src/store/postgres/stats-rollups.ts), their whole months from the rollups and the window's
 // partial months from events, and regions' totals and pages read from region_events
-// (src/store/postgres/region-table.ts), equal those read from the events alone; both hold what the
+// (src/store/postgres/region-table.ts), and polygons' from spatial_events (spatial-table.ts), equal
+// those read from the events alone; both hold what the
 // events do; a database written before them is read from the events until `migrate` writes them;
 // a dropped version's rows go, an update's new version has its own. Runs under
 // test/run-postgres.ts (the DuckDB run reports it skipped; DuckDB's own tables are tested in
@@ -21,6 +22,9 @@ import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
 import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
+import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
+import { spatialConditions } from '../../src/store/spatial-plan.ts';
+import { cellKey } from '../../src/geo/grid.ts';
 import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
 import { computeStats } from '../../src/store/postgres/stats.ts';
 import { readStatsRollupVersions } from '../../src/store/postgres/stats-rollups.ts';
@@ -76,6 +80,28 @@ async function regionDifferences(url: string): Promise<number> {
   });
 }
 
+/** Rows of spatial_events that differ from the events' positions and cells (src/geo/grid.ts cellKey): none when they agree. */
+async function spatialDifferences(url: string): Promise<number> {
+  return onClient(url, async (c) => {
+    const table = (await c.query({ text: 'SELECT version_id, id, cell_key, start_ts, end_ts, kind, lat, lon FROM spatial_events', rowMode: 'array' })).rows as unknown[][];
+    const events = (await c.query({ text: 'SELECT version_id, id, start_ts, end_ts, kind, lat, lon FROM events', rowMode: 'array' })).rows as unknown[][];
+    const key = (r: unknown[]) => JSON.stringify(r);
+    const expected = new Map<string, number>();
+    for (const [v, id, start, end, kind, lat, lon] of events) {
+      const k = key([v, id, cellKey(lat as number, lon as number), start, end, kind, lat, lon]);
+      expected.set(k, (expected.get(k) ?? 0) + 1);
+    }
+    let differing = 0;
+    for (const row of table) {
+      const k = key(row);
+      const left = expected.get(k) ?? 0;
+      if (left === 0) differing++;
+      else expected.set(k, left - 1);
+    }
+    return differing + [...expected.values()].reduce((a, b) => a + b, 0);
+  });
+}
+
 /** The statistics of a few shapes the rollups answer, read by a server's store. */
 async function statsOf(url: string): Promise<unknown[]> {
   const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
@@ -92,7 +118,7 @@ async function statsOf(url: string): Promise<unknown[]> {
   }
 }
 
-describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
+describe('statistics rollups, rows by region and by place on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
   let fixture: Fixture;
   let url: string;
   let store: EventStore;
@@ -117,6 +143,44 @@ describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENG
     assert.equal(await rollupDifferences(url), 0);
     assert.deepEqual([...await onClient(url, readRegionTableVersions)].sort(), loaded.sort());
     assert.equal(await regionDifferences(url), 0);
+    assert.deepEqual([...await onClient(url, readSpatialTableVersions)].sort(), loaded.sort());
+    assert.equal(await spatialDifferences(url), 0);
+  });
+
+  test('200 random polygon lists spatial_events answers: the same totals and pages as read from the events', async () => {
+    const r = new Random(4245);
+    const places = fixture.records.map((e) => [e.lat, e.lon] as const);
+    let answered = 0;
+    await onClient(url, async (c) => {
+      const versions = await readSpatialTableVersions(c);
+      for (let i = 0; i < 200; i++) {
+        const [lat, lon] = r.pick(places);
+        const half = r.pick([0.2, 1, 3, 10]);
+        const ring = [[lon - half, lat - half], [lon + half, lat - half], [lon + half, lat + half], [lon - half, lat + half], [lon - half, lat - half]].map(([x, y]) => [Math.max(-180, Math.min(180, x!)), Math.max(-90, Math.min(90, y!))]);
+        const datasets = DATASETS.filter(() => r.chance(0.4));
+        const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)], geometry: { type: 'Polygon', coordinates: [ring] } };
+        if (r.chance(0.3)) Object.assign(filters, { bufferValue: r.pick([5, 10, 50]), bufferUnit: 'NAUTICALMILES' });
+        if (r.chance(0.7)) filters.startDate = randomTime(r);
+        if (r.chance(0.7)) filters.endDate = randomTime(r);
+        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        if (r.chance(0.2)) filters.timeFilterMode = r.pick(['START-DATE', 'END-DATE', 'OVERLAP'] as const);
+        if (r.chance(0.15)) filters.flags = [r.pick(['CHN', 'ESP'])];
+        const sort = r.pick(['+start', '-start', '+end', '-end'] as const);
+        const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, ctx()));
+        const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
+        const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
+        const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
+        if (spatialConditions(list, versions)) answered++;
+        const onEvents = compileWhere(list);
+        assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
+        const page = compileSearch(list);
+        const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
+        const got: string[] = [];
+        for await (const chunk of await store.search(list)) got.push(...chunk);
+        assert.deepEqual(got, expected, where);
+      }
+    });
+    assert.ok(answered > 120, `only ${answered} of 200 polygon lists were answered from spatial_events`);
   });
 
   test('200 random region lists region_events answers: the same totals and pages as read from the events', async () => {
@@ -187,20 +251,21 @@ describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENG
     const olderUrl = (older.database as { url: string }).url;
     try {
       await onClient(olderUrl, async (c) => {
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions']) await c.query(`DELETE FROM ${table}`);
-        for (const { name } of (await c.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'region_events'::regclass`)).rows) await c.query(`DROP TABLE ${name as string}`);
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions']) await c.query(`DELETE FROM ${table}`);
+        for (const { name } of (await c.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent IN ('region_events'::regclass, 'spatial_events'::regclass)`)).rows) await c.query(`DROP TABLE ${name as string}`);
       });
       const before = await statsOf(olderUrl);
       assert.equal((await onClient(olderUrl, readStatsRollupVersions)).size, 0);
-      const { from, to, rollupVersions, regionVersions } = await migratePostgresDatabase(olderUrl);
+      const { from, to, rollupVersions, regionVersions, spatialVersions } = await migratePostgresDatabase(olderUrl);
       assert.deepEqual([from, to], [2, 2]);
-      assert.equal(regionVersions, rollupVersions);
+      assert.deepEqual([regionVersions, spatialVersions], [rollupVersions, rollupVersions]);
+      assert.equal(await spatialDifferences(olderUrl), 0);
       assert.equal(await regionDifferences(olderUrl), 0);
       assert.equal(rollupVersions, (await onClient(olderUrl, readStatsRollupVersions)).size);
       assert.ok(rollupVersions >= 5);
       assert.equal(await rollupDifferences(olderUrl), 0);
       assert.deepEqual(await statsOf(olderUrl), before);
-      await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups and rows by region of every version; nothing to migrate/);
+      await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups and rows by region and by place of every version; nothing to migrate/);
     } finally {
       older.cleanup();
     }
@@ -213,8 +278,8 @@ describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENG
       const gaps = await onClient(copyUrl, async (c) => (await c.query(`SELECT version_id, version FROM dataset_versions WHERE kind = 'gap'`)).rows[0] as { version_id: number; version: string });
       await dropVersion(copy.database, 'public-global-gaps-events', 'gap', gaps.version);
       await onClient(copyUrl, async (c) => {
-        assert.deepEqual((await c.query(`SELECT to_regclass($1) AS t`, [`region_events_v${gaps.version_id}`])).rows, [{ t: null }]);
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions']) {
+        assert.deepEqual((await c.query(`SELECT to_regclass($1) AS r, to_regclass($2) AS s`, [`region_events_v${gaps.version_id}`, `spatial_events_v${gaps.version_id}`])).rows, [{ r: null, s: null }]);
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions']) {
           assert.equal(Number((await c.query(`SELECT count(*) FROM ${table} WHERE version_id = $1`, [gaps.version_id])).rows[0].count), 0, table);
         }
       });
@@ -232,6 +297,7 @@ describe('statistics rollups and rows by region on PostgreSQL', { skip: TEST_ENG
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
+      assert.equal(await spatialDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
       assert.deepEqual(zzz, [{ n: 1 }]);
     } finally {

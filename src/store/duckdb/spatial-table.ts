@@ -9,9 +9,10 @@
 // (writer.ts); a version is read from it once spatial_versions lists it.
 import type { DuckDBConnection, DuckDBDataChunk, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { bandedPolygon, passesEvenOdd, type BandedPolygon } from '../../geo/even-odd.ts';
-import { CELL_KEY_SQL, cellsOfBox, coverCells, type CellCover } from '../../geo/grid.ts';
+import { CELL_KEY_SQL, cellsOfBox, type CellCover } from '../../geo/grid.ts';
+import { spatialConditions } from '../spatial-plan.ts';
 import { eventCellsOf } from '../event-cells.ts';
-import { fieldsRead, type Condition, type Field } from '../../query/plan.ts';
+import type { Condition } from '../../query/plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
 import { renderCondition } from './render-plan.ts';
@@ -63,16 +64,6 @@ export async function readSpatialCells(c: DuckDBConnection): Promise<Map<number,
   return eventCellsOf(rows, versions);
 }
 
-/** The fields spatial_events has columns for, besides the position. */
-const SPATIAL_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'id', 'kind', 'start', 'end']);
-
-/**
- * Cells a query's polygons may cover, counted in their bounding boxes: past this (about 100 x 100
- * degrees) they are read from events, where the cells would prune little. Russia's EEZ, whose
- * boxes span 38,000 cells, took 118-127 ms from events (a year of the 10M demo's fishing events).
- */
-const MAX_CELLS = 40_000;
-
 /** A query the table answers: its polygons, their cells, and its other conditions. */
 export interface SpatialPlan {
   query: EventQuery;
@@ -83,23 +74,12 @@ export interface SpatialPlan {
   others: Condition[];
 }
 
-/**
- * The plan when spatial_events answers the query: every dataset version is in it, one of the
- * query's conditions is its polygons, and every other condition reads only fields the table has
- * (versions, ids, kinds, start and end: the time window, types, durations, open gaps).
- */
+/** The plan when spatial_events answers the query (src/store/spatial-plan.ts), with the key ranges to read. */
 export function spatialPlan(query: EventQuery, cells: ReadonlyMap<number, Int32Array>): SpatialPlan | undefined {
-  if (!query.datasets.every((d) => cells.has(d.resolved.versionId))) return undefined;
-  const conditions = query.filters.conditions;
-  const polygons = conditions.filter((c): c is Extract<Condition, { is: 'inPolygons' }> => c.is === 'inPolygons');
-  if (polygons.length !== 1) return undefined;
-  const others = conditions.filter((c) => c.is !== 'inPolygons');
-  const { fields, other } = fieldsRead(others);
-  if (other.size > 0 || ![...fields].every((f) => SPATIAL_FIELDS.has(f))) return undefined;
-  const cover = coverCells(polygons[0]!.polygons, MAX_CELLS);
-  if (!cover) return undefined;
+  const found = spatialConditions(query, cells);
+  if (!found) return undefined;
   const occupied = query.datasets.map((d) => cells.get(d.resolved.versionId)!);
-  return { query, polygons: polygons[0]!.polygons, cover, ranges: rangesToRead(cover, occupied), others };
+  return { query, polygons: found.polygons, cover: found.cover, ranges: rangesToRead(found.cover, occupied), others: found.others };
 }
 
 /** At most this many ranges (SELECTs of the UNION): each costs about a millisecond to plan and run. */

@@ -18,6 +18,8 @@ import { pageStream } from '../entry-bytes.ts';
 import { wholeVersionsCount } from '../whole-versions.ts';
 import { regionPlan } from '../region-plan.ts';
 import { regionCountSql, regionPageSql } from './region-queries.ts';
+import { spatialConditions } from '../spatial-plan.ts';
+import { spatialCountSql, spatialPageSql } from './spatial-queries.ts';
 import { compileSearch, compileWhere } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
@@ -159,10 +161,13 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   private readonly regionTableVersions: ReadonlySet<number>;
+  /** The versions spatial_events holds (spatial-table.ts). */
+  private readonly spatialTableVersions: ReadonlySet<number>;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
+    this.spatialTableVersions = contents.spatialTableVersions;
   }
 
   /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
@@ -184,10 +189,11 @@ export class PostgresStore extends Catalog implements EventStore {
     // A version is a partition holding exactly its catalog row's count.
     const whole = wholeVersionsCount(query, (versionId) => this.versions().find((v) => v.versionId === versionId)?.rowCount);
     if (whole !== undefined) return whole;
-    // One region of a layer region_events holds: counted on its rows (region-table.ts).
+    // One region of a layer region_events holds, or polygons: counted on those tables' rows.
     const region = regionPlan(query, this.regionTableVersions);
+    const spatial = region ? undefined : spatialConditions(query, this.spatialTableVersions);
     const where = compileWhere(query);
-    const counted = region ? regionCountSql(region) : { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
+    const counted = region ? regionCountSql(region) : spatial ? spatialCountSql(spatial) : { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
     return this.db.use(async (c) => Number((await this.db.rows(c, counted.sql, counted.params))[0]![0]));
   }
 
@@ -207,7 +213,8 @@ export class PostgresStore extends Catalog implements EventStore {
 
   async search(query: ListQuery): Promise<PageStream> {
     const region = regionPlan(query, this.regionTableVersions);
-    const page = (region && regionPageSql(region, query)) || compileSearch(query);
+    const spatial = region ? undefined : spatialConditions(query, this.spatialTableVersions);
+    const page = (region && regionPageSql(region, query)) || (spatial && spatialPageSql(spatial, query)) || compileSearch(query);
     const db = this.db;
     const c = await db.acquire();
     let cursor: Cursor<unknown[]>;

@@ -9,6 +9,7 @@ import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 import { CREATE_STATS_ROLLUPS } from './stats-rollups.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
+import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 
 /**
  * 1: the first layout; 2: events partitioned by version. A database of another layout is refused
@@ -101,6 +102,7 @@ export const CREATE_SCHEMA = [
   ...CREATE_IDENTITY_TABLES,
   ...CREATE_STATS_ROLLUPS,
   ...CREATE_REGION_TABLES,
+  ...CREATE_SPATIAL_TABLES,
   // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded. A reference table on Citus.
   // The vessel registry (`vessel-events vessels load`): each record as JSON, read whole. A reference table on Citus.
   `CREATE TABLE IF NOT EXISTS vessel_registry (vessel_id ${TEXT} NOT NULL, record text NOT NULL)`,

@@ -9,6 +9,7 @@ import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
 import { readRegionTableVersions } from './region-table.ts';
+import { readSpatialTableVersions } from './spatial-table.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
 export async function tableExists(c: pg.ClientBase, name: string): Promise<boolean> {
@@ -62,6 +63,8 @@ export interface PostgresCatalog extends CatalogContents {
   statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   regionTableVersions: ReadonlySet<number>;
+  /** The versions spatial_events holds (spatial-table.ts). */
+  spatialTableVersions: ReadonlySet<number>;
 }
 
 /** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
@@ -81,7 +84,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), spatialTableVersions: await readSpatialTableVersions(c) };
   } finally {
     await c.query('COMMIT');
   }

@@ -7,6 +7,7 @@ import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
+import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
@@ -31,6 +32,8 @@ export class PostgresWriter implements EngineWriter {
   private rollupsWritten = false;
   /** The versions whose region_events partitions this writer wrote, vacuumed once committed. */
   private readonly regionsWritten: number[] = [];
+  /** The versions whose spatial_events partitions this writer wrote, vacuumed once committed. */
+  private readonly placesWritten: number[] = [];
   private finished = false;
 
   private constructor(
@@ -58,11 +61,11 @@ export class PostgresWriter implements EngineWriter {
 
   /**
    * A writer that has moved a layout-1 database to this layout (migrate.ts), or written what a
-   * database of this layout lacks (the statistics rollups and rows by region of versions written
-   * before them),
+   * database of this layout lacks (the statistics rollups and rows by region and by place of
+   * versions written before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number; spatialVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
@@ -76,11 +79,11 @@ export class PostgresWriter implements EngineWriter {
       };
       const moved = layout === 1 ? await migrateLayout1(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
-      const { rollups: rollupVersions, regions: regionVersions } = await writer.writeServingTables();
-      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0) {
-        throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region of every version; nothing to migrate`);
+      const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions } = await writer.writeServingTables();
+      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0) {
+        throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region and by place of every version; nothing to migrate`);
       }
-      return { writer, from: layout, ...moved, rollupVersions, regionVersions };
+      return { writer, from: layout, ...moved, rollupVersions, regionVersions, spatialVersions };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
@@ -150,14 +153,17 @@ export class PostgresWriter implements EngineWriter {
 
   /**
    * What serving reads beside the events, for the versions without: the statistics rollups
-   * (stats-rollups.ts) and the rows by region (region-table.ts); resolves to how many versions of each.
+   * (stats-rollups.ts), the rows by region (region-table.ts) and by place (spatial-table.ts);
+   * resolves to how many versions of each.
    */
-  private async writeServingTables(): Promise<{ rollups: number; regions: number }> {
+  private async writeServingTables(): Promise<{ rollups: number; regions: number; places: number }> {
     const rollups = await writeMissingStatsRollups(this.client);
     if (rollups > 0) this.rollupsWritten = true;
     const regions = await writeMissingRegionRows(this.client);
     this.regionsWritten.push(...regions);
-    return { rollups, regions: regions.length };
+    const places = await writeMissingSpatialRows(this.client);
+    this.placesWritten.push(...places);
+    return { rollups, regions: regions.length, places: places.length };
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
@@ -221,6 +227,7 @@ export class PostgresWriter implements EngineWriter {
     await dropIdentityRows(this.client, found.versionId);
     await dropStatsRollups(this.client, found.versionId);
     await dropRegionRows(this.client, found.versionId);
+    await dropSpatialRows(this.client, found.versionId);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
@@ -240,7 +247,7 @@ export class PostgresWriter implements EngineWriter {
     // asynchronously on a server with synchronous_commit=off, and until that commit is flushed the
     // next VACUUM may not mark the load's rows committed, nor their pages visible (a partition
     // vacuumed after another's ANALYZE kept none of its 408 pages marked).
-    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition)].join(', ');
+    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.placesWritten.map(spatialPartition)].join(', ');
     if (partitions) {
       await this.client.query(`VACUUM ${partitions}`);
       await this.client.query(`ANALYZE ${partitions}`);

@@ -1,0 +1,50 @@
+// Queries on spatial_events (spatial-table.ts): a polygon query's total and its pages, from the
+// rows of the cells its polygons cover.
+import type { ListQuery } from '../../query/types.ts';
+import type { SpatialConditions } from '../spatial-plan.ts';
+import { ORDER_BY, SqlBuilder } from '../sql.ts';
+import type { CompiledSql } from './compile.ts';
+import { renderCondition } from './render-plan.ts';
+
+/**
+ * The rows in the polygons that meet the other conditions: the cells wholly inside count as they
+ * are, the rows of the cells an edge comes near are tested on their own position, as the events'
+ * `position` is (render-plan.ts inPolygons).
+ */
+function rowsWhere(b: SqlBuilder, plan: SpatialConditions): string {
+  const { inside, edge } = plan.cover;
+  const shape = `ST_SetSRID(ST_GeomFromGeoJSON(${b.param(JSON.stringify({ type: 'MultiPolygon', coordinates: plan.polygons }))}), 4326)`;
+  const inPolygons = [
+    ...(inside.length > 0 ? [`cell_key = ANY(${b.param(inside)}::integer[])`] : []),
+    ...(edge.length > 0 ? [`(cell_key = ANY(${b.param(edge)}::integer[]) AND ST_Intersects(ST_SetSRID(ST_MakePoint(lon, lat), 4326), ${shape}))`] : []),
+  ];
+  return [
+    `cell_key = ANY(${b.param([...inside, ...edge])}::integer[])`,
+    inPolygons.length > 0 ? `(${inPolygons.join(' OR ')})` : 'FALSE',
+    ...plan.others.map((c) => renderCondition(b, c)),
+  ].join(' AND ');
+}
+
+export function spatialCountSql(plan: SpatialConditions): CompiledSql {
+  const b = new SqlBuilder();
+  return { sql: `SELECT count(*)::float8 FROM spatial_events WHERE ${rowsWhere(b, plan)}`, params: b.params };
+}
+
+/** The order of a page found on spatial_events, by the columns it carries. */
+const PAGE_ORDER: Record<ListQuery['sort'], string> = {
+  '+start': 'page.start_ts ASC, page.id ASC',
+  '-start': 'page.start_ts DESC, page.id DESC',
+  '+end': 'page.end_ts ASC NULLS LAST, page.id ASC',
+  '-end': 'page.end_ts DESC NULLS FIRST, page.id DESC',
+};
+
+/** A page: its rows found and sorted on spatial_events, then joined to their events. */
+export function spatialPageSql(plan: SpatialConditions, query: ListQuery): CompiledSql {
+  const b = new SqlBuilder();
+  return {
+    sql: `SELECT e.entry FROM (SELECT version_id, start_ts, end_ts, id FROM spatial_events WHERE ${rowsWhere(b, plan)}
+        ORDER BY ${ORDER_BY[query.sort]} LIMIT ${b.param(query.limit)} OFFSET ${b.param(query.offset)}) page
+      JOIN events e ON e.id = page.id AND e.version_id = page.version_id ORDER BY ${PAGE_ORDER[query.sort]}`,
+    params: b.params,
+  };
+}

@@ -1,0 +1,52 @@
+// spatial_events on PostgreSQL: for every event, its position, its cell of the grid in
+// src/geo/grid.ts and the columns a polygon query is filtered and sorted on, a partition per dataset
+// version indexed on (version_id, cell_key, start_ts, id) with the rest included. A polygon query
+// then reads, index-only, the rows of the cells its polygons cover: those wholly inside count as
+// they are, those an edge comes near are tested with PostGIS on their own position. On the events,
+// a 6-degree box and a year of the 10M catalogue's fishing intersected the GiST index's 769,358
+// points in the box with the year's 937,486 index entries, then read the heap page of each match,
+// rows of 1.5 KB: 1.1 s cold (docs/performance.md, "The PostgreSQL engine: polygons"). The writer
+// writes the rows of each version it adds; a version written before the table is not listed in
+// spatial_versions and is read from the events until `migrate` or the next write adds its rows.
+import type pg from 'pg';
+import { CELL_KEY_SQL } from '../../geo/grid.ts';
+
+const TEXT = 'text COLLATE "C"';
+
+export const CREATE_SPATIAL_TABLES = [
+  `CREATE TABLE IF NOT EXISTS spatial_events (
+     version_id smallint NOT NULL, cell_key integer NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
+     end_ts timestamp, kind ${TEXT} NOT NULL, lat double precision NOT NULL, lon double precision NOT NULL)
+     PARTITION BY LIST (version_id)`,
+  'CREATE INDEX IF NOT EXISTS spatial_events_key ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon)',
+  'CREATE TABLE IF NOT EXISTS spatial_versions (version_id smallint PRIMARY KEY)',
+];
+
+export const spatialPartition = (versionId: number): string => `spatial_events_v${Number(versionId)}`;
+
+/** The grid's cell key in PostgreSQL's SQL: DuckDB's integer division `//` is `/` on integers here. */
+const PG_CELL_KEY_SQL = CELL_KEY_SQL.replaceAll(' // ', ' / ');
+
+/** Writes the rows of every version not yet in spatial_versions, a partition each, attached once filled; resolves to the versions. */
+export async function writeMissingSpatialRows(c: pg.ClientBase): Promise<number[]> {
+  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM spatial_versions) ORDER BY 1')).rows.map((r) => r.version_id);
+  for (const versionId of missing) {
+    const partition = spatialPartition(versionId);
+    await c.query(`CREATE TABLE ${partition} (LIKE spatial_events)`);
+    await c.query(`INSERT INTO ${partition} SELECT version_id, ${PG_CELL_KEY_SQL}, start_ts, id, end_ts, kind, lat, lon FROM events WHERE version_id = $1`, [versionId]);
+    await c.query(`ALTER TABLE spatial_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
+    await c.query('INSERT INTO spatial_versions VALUES ($1)', [versionId]);
+  }
+  return missing;
+}
+
+export async function dropSpatialRows(c: pg.ClientBase, versionId: number): Promise<void> {
+  await c.query(`DROP TABLE IF EXISTS ${spatialPartition(versionId)}`);
+  await c.query('DELETE FROM spatial_versions WHERE version_id = $1', [versionId]);
+}
+
+/** The versions spatial_events holds, read with the catalog (none in a database written before it). */
+export async function readSpatialTableVersions(c: pg.ClientBase): Promise<Set<number>> {
+  if (!(await c.query(`SELECT to_regclass('spatial_versions') IS NOT NULL AS present`)).rows[0].present) return new Set();
+  return new Set((await c.query<{ version_id: number }>('SELECT version_id FROM spatial_versions')).rows.map((r) => r.version_id));
+}
