@@ -34,11 +34,18 @@ export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]
   for (const versionId of missing) {
     const partition = regionPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
-    // DISTINCT: a region listed twice in an event's list is still one event in its total.
-    const perLayer = REGION_TABLE_LAYERS.map((m) =>
-      `SELECT DISTINCT version_id, '${m.member}', r.region, start_ts, id, end_ts, kind, vessel_flag, vessel_type
-         FROM events CROSS JOIN LATERAL unnest(${m.column}) AS r(region) WHERE version_id = $1 AND r.region IS NOT NULL`);
-    await c.query(`INSERT INTO ${partition} SELECT * FROM (${perLayer.join(' UNION ALL ')}) r ORDER BY 1, 2, 3, 4, 5`, [versionId]);
+    // Every layer's rows in one read of the partition (a read per layer took 5 minutes for the 10M
+    // catalogue's five versions, one 3:46); DISTINCT per list: a region listed twice in an event's
+    // list is still one event in its total. Unsorted: attaching builds the index from a sort.
+    const layers = REGION_TABLE_LAYERS.map((m) => `('${m.member}', ${m.column})`).join(', ');
+    await c.query(
+      `INSERT INTO ${partition}
+       SELECT version_id, l.member, u.region, start_ts, id, end_ts, kind, vessel_flag, vessel_type
+         FROM events CROSS JOIN LATERAL (VALUES ${layers}) AS l(member, regions)
+              CROSS JOIN LATERAL (SELECT DISTINCT r FROM unnest(l.regions) AS r WHERE r IS NOT NULL) AS u(region)
+        WHERE version_id = $1`,
+      [versionId],
+    );
     await c.query(`ALTER TABLE region_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
     await c.query('INSERT INTO region_versions VALUES ($1)', [versionId]);
   }
