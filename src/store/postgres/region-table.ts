@@ -35,7 +35,7 @@ export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]
     const partition = regionPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
     // Every layer's rows in one read of the partition (a read per layer took 5 minutes for the 10M
-    // catalogue's five versions, one 3:46); DISTINCT per list: a region listed twice in an event's
+    // catalogue's five versions, one read 3:46); DISTINCT per list: a region listed twice in an event's
     // list is still one event in its total. Unsorted: attaching builds the index from a sort.
     const layers = REGION_TABLE_LAYERS.map((m) => `('${m.member}', ${m.column})`).join(', ');
     await c.query(
