@@ -2,6 +2,7 @@
 // file of their own, for an engine that copies them in from there (the PostgreSQL writer). So every
 // check, every typed column and every stored entry is written once for both engines. A stage is a
 // folder in the temporary folder named after its process; those of killed loads are removed.
+import { groupedSql } from './duckdb/identity-table.ts';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,12 @@ import { processAlive, type WriterOptions } from './writer.ts';
 
 /** The staged events' column of each filter field: what an engine copying them reads. */
 export const STAGED_COLUMN = FIELD_COLUMN;
+
+/**
+ * The staged events' vessel identities, grouped per version as the loader groups them for its own
+ * vessel_identities table (the embedded engine's SQL, over the staged file's typed columns).
+ */
+export const stagedIdentitiesSql = (versionIds: readonly number[]): string => groupedSql(versionIds);
 
 /** The loader a stage writes with: the embedded engine's own. */
 export type StagingWriter = DuckDbWriter;

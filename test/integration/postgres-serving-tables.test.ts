@@ -23,6 +23,7 @@ import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts'
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
 import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
 import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
+import { groupedSql } from '../../src/store/postgres/identity-table.ts';
 import { spatialConditions } from '../../src/store/spatial-plan.ts';
 import { cellKey } from '../../src/geo/grid.ts';
 import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
@@ -102,6 +103,18 @@ async function spatialDifferences(url: string): Promise<number> {
   });
 }
 
+/**
+ * Rows of vessel_identities (grouped from the staged file by a load) that differ from those
+ * PostgreSQL groups from the stored records (src/store/postgres/identity-table.ts): none when they agree.
+ */
+async function identityDifferences(url: string): Promise<number> {
+  return onClient(url, async (c) => {
+    const table = 'SELECT version_id, vessel_id, ssvid, shipname, flag, type, gear_type, first_seen, last_seen, events FROM vessel_identities';
+    const grouped = `SELECT * FROM (${groupedSql('ARRAY(SELECT version_id FROM dataset_versions)')}) g`;
+    return Number((await c.query(`SELECT count(*) FROM ((${table} EXCEPT ALL ${grouped}) UNION ALL (${grouped} EXCEPT ALL ${table})) d`)).rows[0].count);
+  });
+}
+
 /** The statistics of a few shapes the rollups answer, read by a server's store. */
 async function statsOf(url: string): Promise<unknown[]> {
   const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
@@ -145,6 +158,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
     assert.equal(await regionDifferences(url), 0);
     assert.deepEqual([...await onClient(url, readSpatialTableVersions)].sort(), loaded.sort());
     assert.equal(await spatialDifferences(url), 0);
+    assert.equal(await identityDifferences(url), 0);
   });
 
   test('200 random polygon lists spatial_events answers: the same totals and pages as read from the events', async () => {
@@ -298,6 +312,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
       assert.equal(await spatialDifferences(copyUrl), 0);
+      assert.equal(await identityDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
       assert.deepEqual(zzz, [{ n: 1 }]);
     } finally {

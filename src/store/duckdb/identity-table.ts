@@ -18,7 +18,7 @@ export const CREATE_IDENTITY_TABLES = [
 ];
 
 /** The identities of the versions' events, grouped: the vessel's own and an encounter's second vessel. */
-function groupedSql(versionIds: readonly number[], events = 'events'): string {
+export function groupedSql(versionIds: readonly number[], events = 'events'): string {
   const list = versionIds.map(Number).join(', ');
   const grouped = (v: (field: string) => string, where: string) => `
     SELECT version_id, ${['id', 'ssvid', 'name', 'flag', 'type', 'gear_type'].map(v).join(', ')}, min(start_ts), max(coalesce(end_ts, start_ts)), count(*)

@@ -21,7 +21,7 @@ export const CREATE_IDENTITY_TABLES = [
  * the whole text again for every field, 59.8 s against 10.1 for the 1M demo's records, the same rows
  * (2026-11-28, docs/performance.md, "The PostgreSQL engine: loads").
  */
-function groupedSql(versions: string): string {
+export function groupedSql(versions: string): string {
   return `SELECT e.version_id, v.id, v.ssvid, v.name, v.flag, v.type, v.gear_type, min(e.start_ts), max(coalesce(e.end_ts, e.start_ts)), count(*)
     FROM events e, LATERAL (VALUES (e.record->'vessel'), (e.record->'otherVessel')) AS j(vessel),
       LATERAL json_to_record(CASE WHEN json_typeof(j.vessel) = 'object' THEN j.vessel END) AS v(id text, ssvid text, name text, flag text, type text, gear_type text)
@@ -35,6 +35,26 @@ export async function writeMissingIdentityRows(c: pg.ClientBase): Promise<void> 
   await c.query(`INSERT INTO vessel_identities ${groupedSql('$1::smallint[]')}`, [missing]);
   await c.query('INSERT INTO identity_versions SELECT unnest($1::smallint[])', [missing]);
 }
+
+/**
+ * Writes identity rows grouped elsewhere (the staged file's, copy-events.ts identities) for the
+ * versions named, which then count as written: rows as vessel_identities' columns, the version
+ * mapped to its PostgreSQL id.
+ */
+export async function insertIdentityRows(c: pg.ClientBase, rows: readonly unknown[][], versionIds: readonly number[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += IDENTITY_CHUNK) {
+    const chunk = rows.slice(i, i + IDENTITY_CHUNK);
+    const column = (n: number) => chunk.map((r) => r[n]);
+    await c.query(
+      `INSERT INTO vessel_identities SELECT * FROM unnest($1::smallint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::timestamp[], $9::timestamp[], $10::bigint[])`,
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map(column),
+    );
+  }
+  await c.query('INSERT INTO identity_versions SELECT unnest($1::smallint[])', [versionIds]);
+}
+
+/** Identity rows per INSERT: ten arrays of this many values. */
+const IDENTITY_CHUNK = 20_000;
 
 export async function dropIdentityRows(c: pg.ClientBase, versionId: number): Promise<void> {
   for (const table of ['vessel_identities', 'identity_versions']) await c.query(`DELETE FROM ${table} WHERE version_id = $1`, [versionId]);

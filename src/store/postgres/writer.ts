@@ -4,7 +4,7 @@
 // are staged, validated and typed by the embedded engine's loader in a scratch file (staging.ts),
 // then copied in (copy-events.ts); the reference data is written directly.
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
-import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
+import { dropIdentityRows, insertIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
 import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
@@ -136,6 +136,7 @@ export class PostgresWriter implements EngineWriter {
       options.onPhase?.('copying');
       for (const id of ids.values()) await createPartition(this.client, id);
       await staged.copyEvents(this.client, ids);
+      await insertIdentityRows(this.client, (await staged.identities()).map((r) => [ids.get(r[0] as number), ...r.slice(1)]), [...ids.values()]);
       options.onPhase?.('indexing');
       for (const id of ids.values()) await attachPartition(this.client, id);
       this.written.push(...ids.values());
