@@ -22,7 +22,7 @@ export interface MonthStatsPlan {
 }
 
 /** The first instant of the month of `ms`, or of the next month when `next` and `ms` is not a month's first instant. */
-export function monthStart(ms: number, next: boolean): number {
+function monthStart(ms: number, next: boolean): number {
   const d = new Date(ms);
   const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
   return next && start < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;

@@ -17,6 +17,8 @@ import { REGION_MEMBERS } from '../../src/domain/regions.ts';
 import { loadFiles, readRemovals } from '../../src/data/load-events.ts';
 import { normalizeEventQuery, normalizeListQuery } from '../../src/query/normalize.ts';
 import type { EventFilters } from '../../src/query/schema.ts';
+import type { ListQuery } from '../../src/query/types.ts';
+import type { SortValue } from '../../src/query/enumerations.ts';
 import type { StatsInclude, StatsOptionsNormalized, TimeseriesInterval } from '../../src/query/stats.ts';
 import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
@@ -45,6 +47,13 @@ const options = (interval: TimeseriesInterval, groupBy?: 'FLAG', includes: Stats
 function randomTime(r: Random): string {
   const ms = Date.UTC(2017, 0, 1) + Math.floor(r.next() * 8 * 365 * 86_400_000);
   return r.chance(0.5) ? new Date(ms).toISOString().slice(0, 10) : new Date(ms).toISOString();
+}
+
+/** A time window, each end with the given chance, in order. */
+function randomWindow(r: Random, filters: EventFilters, chance: number): void {
+  if (r.chance(chance)) filters.startDate = randomTime(r);
+  if (r.chance(chance)) filters.endDate = randomTime(r);
+  if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
 }
 
 async function onClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -149,6 +158,26 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
   });
   const ctx = () => ({ catalog: store, access: { canRead: () => true } });
 
+  /**
+   * A random page of the filters in the given order: the store's total and page (from whichever
+   * table it chooses) equal those read from the events alone; resolves to whether `answeredBy` the
+   * table under test.
+   */
+  async function listAgrees(c: pg.Client, r: Random, filters: EventFilters, sort: SortValue, answeredBy: (list: ListQuery) => unknown): Promise<boolean> {
+    const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, ctx()));
+    const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
+    const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
+    const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
+    const onEvents = compileWhere(list);
+    assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
+    const page = compileSearch(list);
+    const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
+    const got: string[] = [];
+    for await (const chunk of await store.search(list)) got.push(...chunk);
+    assert.deepEqual(got, expected, where);
+    return Boolean(answeredBy(list));
+  }
+
   test('the rollups hold each version\'s events grouped by month and flag, and each vessel\'s months', async () => {
     const versions = await onClient(url, readStatsRollupVersions);
     const loaded = await onClient(url, async (c) => (await c.query('SELECT version_id FROM dataset_versions')).rows.map((r) => r.version_id as number));
@@ -174,24 +203,11 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
         const datasets = DATASETS.filter(() => r.chance(0.4));
         const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)], geometry: { type: 'Polygon', coordinates: [ring] } };
         if (r.chance(0.3)) Object.assign(filters, { bufferValue: r.pick([5, 10, 50]), bufferUnit: 'NAUTICALMILES' });
-        if (r.chance(0.7)) filters.startDate = randomTime(r);
-        if (r.chance(0.7)) filters.endDate = randomTime(r);
-        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        randomWindow(r, filters, 0.7);
         if (r.chance(0.2)) filters.timeFilterMode = r.pick(['START-DATE', 'END-DATE', 'OVERLAP'] as const);
         if (r.chance(0.15)) filters.flags = [r.pick(['CHN', 'ESP'])];
         const sort = r.pick(['+start', '-start', '+end', '-end'] as const);
-        const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, ctx()));
-        const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
-        const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
-        const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
-        if (spatialConditions(list, versions)) answered++;
-        const onEvents = compileWhere(list);
-        assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
-        const page = compileSearch(list);
-        const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
-        const got: string[] = [];
-        for await (const chunk of await store.search(list)) got.push(...chunk);
-        assert.deepEqual(got, expected, where);
+        if (await listAgrees(c, r, filters, sort, (list) => spatialConditions(list, versions))) answered++;
       }
     });
     assert.ok(answered > 120, `only ${answered} of 200 polygon lists were answered from spatial_events`);
@@ -208,25 +224,12 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
         const region = r.pick(regions);
         const datasets = DATASETS.filter(() => r.chance(0.4));
         const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)], regions: [{ dataset: datasetOf[region.member]!, id: region.region }] };
-        if (r.chance(0.7)) filters.startDate = randomTime(r);
-        if (r.chance(0.7)) filters.endDate = randomTime(r);
-        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        randomWindow(r, filters, 0.7);
         if (r.chance(0.4)) filters.flags = [r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA'])];
         if (r.chance(0.2)) filters.vesselTypes = ['FISHING'];
         if (r.chance(0.2)) filters.timeFilterMode = r.pick(['START-DATE', 'END-DATE', 'OVERLAP'] as const);
         const sort = r.pick(['+start', '-start', '+start', '-end'] as const);
-        const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, ctx()));
-        const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
-        const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
-        const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
-        if (regionPlan(list, versions)) answered++;
-        const onEvents = compileWhere(list);
-        assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
-        const page = compileSearch(list);
-        const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
-        const got: string[] = [];
-        for await (const chunk of await store.search(list)) got.push(...chunk);
-        assert.deepEqual(got, expected, where);
+        if (await listAgrees(c, r, filters, sort, (list) => regionPlan(list, versions))) answered++;
       }
     });
     assert.ok(answered > 100, `only ${answered} of 200 region lists were answered from region_events`);
@@ -240,9 +243,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       for (let i = 0; i < 300; i++) {
         const datasets = DATASETS.filter(() => r.chance(0.5));
         const filters: EventFilters = { datasets: datasets.length > 0 ? datasets : [r.pick(DATASETS)] };
-        if (r.chance(0.85)) filters.startDate = randomTime(r);
-        if (r.chance(0.85)) filters.endDate = randomTime(r);
-        if (filters.startDate && filters.endDate && filters.startDate > filters.endDate) [filters.startDate, filters.endDate] = [filters.endDate, filters.startDate];
+        randomWindow(r, filters, 0.85);
         filters.timeFilterMode = r.pick(['OVERLAP', 'START-DATE', ...(r.chance(0.1) ? ['END-DATE' as const] : [])]);
         if (r.chance(0.4)) {
           filters.flags = Array.from({ length: r.int(1, 3) }, () => r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA']));

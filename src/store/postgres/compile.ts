@@ -22,28 +22,64 @@ export function compileWhere(q: EventQuery, b = new SqlBuilder()): CompiledSql {
  */
 export const DEFERRED_OFFSET = 5000;
 
-/** The order of a page found on the index, by the columns it carries. */
-const PAGE_ORDER: Partial<Record<ListQuery['sort'], string>> = {
+/** The order of a page's rows once joined to their entries, by the columns the rows carry. */
+const JOINED_ORDER: Readonly<Record<ListQuery['sort'], string>> = {
   '+start': 'page.start_ts ASC, page.id ASC',
   '-start': 'page.start_ts DESC, page.id DESC',
+  '+end': 'page.end_ts ASC NULLS LAST, page.id ASC',
+  '-end': 'page.end_ts DESC NULLS FIRST, page.id DESC',
 };
 
+/** The sorts an index on (version_id, start_ts, id) gives in its order. */
+const INDEX_ORDERED: ReadonlySet<ListQuery['sort']> = new Set(['+start', '-start']);
+
 /**
- * The query's rows with the columns named, as a SELECT. In start order over several versions, one
- * SELECT per version, each in the list's order and limited to the rows up to the page's end, joined
- * by UNION ALL: each reads its partition's (version_id, start_ts, id) index in order, and PostgreSQL
- * merges them (a Merge Append), reading no further than the page. With `version_id = ANY(...)`,
- * or branches without their own order and limit, it read every row of the versions and sorted them
- * (five datasets' page at offset 50,000 of 10M events: 1,164 ms against 12.7; docs/performance.md,
- * "The PostgreSQL engine at 10M").
+ * The columns of the rows a page in start order is found on before it is joined to its entries:
+ * those of the (version_id, start_ts, id) index, so that the events' is read alone.
+ */
+export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id';
+
+/**
+ * A page found on `rows` (a SELECT of PAGE_KEY_COLUMNS, and end_ts for a page in end order: from
+ * the events' index, region_events, spatial_events), ordered, limited and offset there, then joined
+ * to its entries by id.
+ */
+export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
+  return `SELECT e.entry FROM (SELECT * FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
+    JOIN events e ON e.id = page.id AND e.version_id = page.version_id ORDER BY ${JOINED_ORDER[q.sort]}`;
+}
+
+/**
+ * The versions of a query in start order read one branch each, or undefined where one statement
+ * will do (one version, or another order): `version_id = ANY(...)` read each partition's index out
+ * of its order and sorted every row of the versions.
+ */
+function versionBranches(q: ListQuery): (string | number | boolean)[] | undefined {
+  const [first] = q.filters.conditions;
+  const versions = first?.is === 'oneOf' && first.field === 'version' ? [...new Set(first.values)] : [];
+  return versions.length >= 2 && INDEX_ORDERED.has(q.sort) ? versions : undefined;
+}
+
+/**
+ * One SELECT of `columns` from `table` per version, each with `where` (the conditions but the
+ * versions), in the list's order and limited to the rows up to the page's end, joined by UNION ALL:
+ * each reads its partition's index in order, and PostgreSQL merges them (a Merge Append), reading
+ * no further than the page. Branches without their own order and limit were not merged.
+ */
+export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string): string {
+  const pageEnd = b.param(q.offset + q.limit);
+  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE version_id = ${b.param(v)}::smallint${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
+}
+
+/**
+ * The query's rows with the columns named, as a SELECT: one statement, or in start order over
+ * several versions a branch per version (five datasets' page at offset 50,000 of 10M events: 1,164
+ * ms against 12.7; docs/performance.md, "The PostgreSQL engine at 10M").
  */
 function rowsOf(q: ListQuery, columns: string, b: SqlBuilder): string {
-  const [first, ...others] = q.filters.conditions;
-  const versions = first?.is === 'oneOf' && first.field === 'version' ? [...new Set(first.values)] : [];
-  if (versions.length < 2 || !PAGE_ORDER[q.sort]) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, b).sql}`;
-  const rest = others.map((c) => ` AND ${renderCondition(b, c)}`).join('');
-  const pageEnd = b.param(q.offset + q.limit);
-  return versions.map((v) => `(SELECT ${columns} FROM events WHERE version_id = ${b.param(v)}::smallint${rest} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
+  const versions = versionBranches(q);
+  if (!versions) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, b).sql}`;
+  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c)).join(' AND '));
 }
 
 /**
@@ -54,15 +90,7 @@ function rowsOf(q: ListQuery, columns: string, b: SqlBuilder): string {
  */
 export function compileSearch(q: ListQuery, deferredFrom = DEFERRED_OFFSET): CompiledSql {
   const b = new SqlBuilder();
-  const pageOrder = PAGE_ORDER[q.sort];
-  if (q.offset >= deferredFrom && pageOrder) {
-    const rows = rowsOf(q, 'version_id, start_ts, id', b);
-    return {
-      sql: `SELECT e.entry FROM (SELECT version_id, start_ts, id FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
-        JOIN events e ON e.id = page.id AND e.version_id = page.version_id ORDER BY ${pageOrder}`,
-      params: b.params,
-    };
-  }
+  if (q.offset >= deferredFrom && INDEX_ORDERED.has(q.sort)) return { sql: joinedPage(b, q, rowsOf(q, PAGE_KEY_COLUMNS, b)), params: b.params };
   const rows = rowsOf(q, 'entry, start_ts, end_ts, id', b);
   return { sql: `SELECT entry FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}`, params: b.params };
 }

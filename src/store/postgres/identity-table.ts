@@ -5,6 +5,7 @@
 // reads a few rows per vessel rather than parsing every record; a version written before the table
 // is grouped from its records until the next write adds its rows.
 import type pg from 'pg';
+import { versionsListedIn, versionsMissingFrom } from './version-tables.ts';
 import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
 import { identitiesOf } from '../vessel-identities.ts';
 
@@ -30,7 +31,7 @@ export function groupedSql(versions: string): string {
 
 /** Writes the rows of every version not yet in vessel_identities (the versions a load or update adds). */
 export async function writeMissingIdentityRows(c: pg.ClientBase): Promise<void> {
-  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM identity_versions)')).rows.map((r) => r.version_id);
+  const missing = await versionsMissingFrom(c, 'identity_versions');
   if (missing.length === 0) return;
   await c.query(`INSERT INTO vessel_identities ${groupedSql('$1::smallint[]')}`, [missing]);
   await c.query('INSERT INTO identity_versions SELECT unnest($1::smallint[])', [missing]);
@@ -65,8 +66,7 @@ const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 /** The identities of the versions, grouped again across them: from vessel_identities where it holds them, else from the records. */
 export async function readVesselIdentities(c: pg.ClientBase, versionIds: number[]): Promise<SelfReportedIdentity[]> {
   if (versionIds.length === 0) return [];
-  const tables = (await c.query(`SELECT 1 FROM information_schema.tables WHERE table_name = 'identity_versions' AND table_schema = current_schema()`)).rows.length > 0;
-  const held = new Set(tables ? (await c.query<{ version_id: number }>('SELECT version_id FROM identity_versions')).rows.map((r) => r.version_id) : []);
+  const held = await versionsListedIn(c, 'identity_versions');
   const stored = versionIds.filter((v) => held.has(v));
   const grouped = versionIds.filter((v) => !held.has(v));
   const values: number[][] = [];

@@ -20,7 +20,7 @@ import { regionPlan } from '../region-plan.ts';
 import { regionCountSql, regionPageSql } from './region-queries.ts';
 import { spatialConditions } from '../spatial-plan.ts';
 import { spatialCountSql, spatialPageSql } from './spatial-queries.ts';
-import { compileSearch, compileWhere } from './compile.ts';
+import { compileSearch, compileWhere, type CompiledSql } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
 import type { TileBounds } from '../../geo/tiles.ts';
@@ -170,6 +170,25 @@ export class PostgresStore extends Catalog implements EventStore {
     this.spatialTableVersions = contents.spatialTableVersions;
   }
 
+  /**
+   * The table a query's total and pages are read from: region_events for one region of a layer it
+   * holds, spatial_events for polygons, else the events (a region page in end order too).
+   */
+  private tableOf(query: EventQuery): { count(): CompiledSql; page(list: ListQuery): CompiledSql } {
+    const onEvents = {
+      count: () => {
+        const where = compileWhere(query);
+        return { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
+      },
+      page: (list: ListQuery) => compileSearch(list),
+    };
+    const region = regionPlan(query, this.regionTableVersions);
+    if (region) return { count: () => regionCountSql(region), page: (list) => regionPageSql(region, list) ?? onEvents.page(list) };
+    const spatial = spatialConditions(query, this.spatialTableVersions);
+    if (spatial) return { count: () => spatialCountSql(spatial), page: (list) => spatialPageSql(spatial, list) };
+    return onEvents;
+  }
+
   /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
   private get db(): PostgresPool {
     if (this.closed) throw closingError();
@@ -189,11 +208,7 @@ export class PostgresStore extends Catalog implements EventStore {
     // A version is a partition holding exactly its catalog row's count.
     const whole = wholeVersionsCount(query, (versionId) => this.versions().find((v) => v.versionId === versionId)?.rowCount);
     if (whole !== undefined) return whole;
-    // One region of a layer region_events holds, or polygons: counted on those tables' rows.
-    const region = regionPlan(query, this.regionTableVersions);
-    const spatial = region ? undefined : spatialConditions(query, this.spatialTableVersions);
-    const where = compileWhere(query);
-    const counted = region ? regionCountSql(region) : spatial ? spatialCountSql(spatial) : { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
+    const counted = this.tableOf(query).count();
     return this.db.use(async (c) => Number((await this.db.rows(c, counted.sql, counted.params))[0]![0]));
   }
 
@@ -212,9 +227,7 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   async search(query: ListQuery): Promise<PageStream> {
-    const region = regionPlan(query, this.regionTableVersions);
-    const spatial = region ? undefined : spatialConditions(query, this.spatialTableVersions);
-    const page = (region && regionPageSql(region, query)) || (spatial && spatialPageSql(spatial, query)) || compileSearch(query);
+    const page = this.tableOf(query).page(query);
     const db = this.db;
     const c = await db.acquire();
     let cursor: Cursor<unknown[]>;

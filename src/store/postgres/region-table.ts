@@ -10,6 +10,7 @@
 // region_versions and is read from the events until `migrate` or the next write adds its rows.
 // The queries on it: region-queries.ts.
 import type pg from 'pg';
+import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { REGION_TABLE_LAYERS } from '../region-plan.ts';
 
 const TEXT = 'text COLLATE "C"';
@@ -30,7 +31,7 @@ export const regionPartition = (versionId: number): string => `region_events_v${
  * the index's order and then attached (which builds its index whole); resolves to the versions.
  */
 export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]> {
-  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM region_versions) ORDER BY 1')).rows.map((r) => r.version_id);
+  const missing = await versionsMissingFrom(c, 'region_versions');
   for (const versionId of missing) {
     const partition = regionPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
@@ -59,6 +60,5 @@ export async function dropRegionRows(c: pg.ClientBase, versionId: number): Promi
 
 /** The versions region_events holds, read with the catalog (none in a database written before it). */
 export async function readRegionTableVersions(c: pg.ClientBase): Promise<Set<number>> {
-  if (!(await c.query(`SELECT to_regclass('region_versions') IS NOT NULL AS present`)).rows[0].present) return new Set();
-  return new Set((await c.query<{ version_id: number }>('SELECT version_id FROM region_versions')).rows.map((r) => r.version_id));
+  return versionsListedIn(c, 'region_versions');
 }

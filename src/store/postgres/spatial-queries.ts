@@ -2,8 +2,8 @@
 // rows of the cells its polygons cover.
 import type { ListQuery } from '../../query/types.ts';
 import type { SpatialConditions } from '../spatial-plan.ts';
-import { ORDER_BY, SqlBuilder } from '../sql.ts';
-import type { CompiledSql } from './compile.ts';
+import { SqlBuilder } from '../sql.ts';
+import { joinedPage, PAGE_KEY_COLUMNS, type CompiledSql } from './compile.ts';
 import { renderCondition } from './render-plan.ts';
 
 /**
@@ -30,21 +30,8 @@ export function spatialCountSql(plan: SpatialConditions): CompiledSql {
   return { sql: `SELECT count(*)::float8 FROM spatial_events WHERE ${rowsWhere(b, plan)}`, params: b.params };
 }
 
-/** The order of a page found on spatial_events, by the columns it carries. */
-const PAGE_ORDER: Record<ListQuery['sort'], string> = {
-  '+start': 'page.start_ts ASC, page.id ASC',
-  '-start': 'page.start_ts DESC, page.id DESC',
-  '+end': 'page.end_ts ASC NULLS LAST, page.id ASC',
-  '-end': 'page.end_ts DESC NULLS FIRST, page.id DESC',
-};
-
 /** A page: its rows found and sorted on spatial_events, then joined to their events. */
 export function spatialPageSql(plan: SpatialConditions, query: ListQuery): CompiledSql {
   const b = new SqlBuilder();
-  return {
-    sql: `SELECT e.entry FROM (SELECT version_id, start_ts, end_ts, id FROM spatial_events WHERE ${rowsWhere(b, plan)}
-        ORDER BY ${ORDER_BY[query.sort]} LIMIT ${b.param(query.limit)} OFFSET ${b.param(query.offset)}) page
-      JOIN events e ON e.id = page.id AND e.version_id = page.version_id ORDER BY ${PAGE_ORDER[query.sort]}`,
-    params: b.params,
-  };
+  return { sql: joinedPage(b, query, `SELECT ${PAGE_KEY_COLUMNS}, end_ts FROM spatial_events WHERE ${rowsWhere(b, plan)}`), params: b.params };
 }

@@ -9,6 +9,7 @@
 // writes the rows of each version it adds; a version written before the table is not listed in
 // spatial_versions and is read from the events until `migrate` or the next write adds its rows.
 import type pg from 'pg';
+import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 
 const TEXT = 'text COLLATE "C"';
@@ -29,7 +30,7 @@ const PG_CELL_KEY_SQL = CELL_KEY_SQL.replaceAll(' // ', ' / ');
 
 /** Writes the rows of every version not yet in spatial_versions, a partition each, attached once filled; resolves to the versions. */
 export async function writeMissingSpatialRows(c: pg.ClientBase): Promise<number[]> {
-  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM spatial_versions) ORDER BY 1')).rows.map((r) => r.version_id);
+  const missing = await versionsMissingFrom(c, 'spatial_versions');
   for (const versionId of missing) {
     const partition = spatialPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE spatial_events)`);
@@ -47,6 +48,5 @@ export async function dropSpatialRows(c: pg.ClientBase, versionId: number): Prom
 
 /** The versions spatial_events holds, read with the catalog (none in a database written before it). */
 export async function readSpatialTableVersions(c: pg.ClientBase): Promise<Set<number>> {
-  if (!(await c.query(`SELECT to_regclass('spatial_versions') IS NOT NULL AS present`)).rows[0].present) return new Set();
-  return new Set((await c.query<{ version_id: number }>('SELECT version_id FROM spatial_versions')).rows.map((r) => r.version_id));
+  return versionsListedIn(c, 'spatial_versions');
 }

@@ -8,6 +8,7 @@
 // engine: statistics"). A version written before the tables has no rows in them, is not listed in
 // stats_month_versions, and is counted on its events until `migrate` or the next write adds them.
 import type pg from 'pg';
+import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 
 export const CREATE_STATS_ROLLUPS = [
   `CREATE TABLE IF NOT EXISTS stats_flag_months (version_id smallint NOT NULL, month date NOT NULL, vessel_flag text COLLATE "C", n bigint NOT NULL)`,
@@ -31,7 +32,7 @@ const monthIndexOf = (ts: string) => `((extract(year FROM ${ts})::integer - 1970
  * written from those groups.
  */
 export async function writeMissingStatsRollups(c: pg.ClientBase): Promise<number> {
-  const missing = (await c.query<{ version_id: number }>('SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM stats_month_versions)')).rows.map((r) => r.version_id);
+  const missing = await versionsMissingFrom(c, 'stats_month_versions');
   if (missing.length === 0) return 0;
   await c.query(
     `CREATE TEMP TABLE stats_vessel_month_counts ON COMMIT DROP AS
@@ -63,6 +64,5 @@ export async function dropStatsRollups(c: pg.ClientBase, versionId: number): Pro
 
 /** The versions with rollups, read with the catalog (none in a database written before the tables). */
 export async function readStatsRollupVersions(c: pg.ClientBase): Promise<Set<number>> {
-  if (!(await c.query(`SELECT to_regclass('stats_month_versions') IS NOT NULL AS present`)).rows[0].present) return new Set();
-  return new Set((await c.query<{ version_id: number }>('SELECT version_id FROM stats_month_versions')).rows.map((r) => r.version_id));
+  return versionsListedIn(c, 'stats_month_versions');
 }
