@@ -290,7 +290,7 @@ try {
     spec.push((await receiveBigPage({ 'x-wire-format': 'spec' })).receivedAt - t0);
   }
   const bigPage = {
-    entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: peaks.lifetime(),
+    entries, ms: round(percentile(big, 50)), entriesPerSecond: round(entries / (percentile(big, 50) / 1000), 0), serverPeakMiB: peaks.sinceLast(),
     spec: { ms: round(percentile(spec, 50)), entriesPerSecond: round(entries / (percentile(spec, 50) / 1000), 0) },
   };
   // Up to a million entries of the first dataset as GeoParquet, written whole by the server before
@@ -305,13 +305,13 @@ try {
     parquetEntries = Math.min(1_000_000, Number(/\r\nx-total-count: (\d+)/i.exec(file.head)?.[1]));
   }
   const parquet = parquetRuns.length ? {
-    entries: parquetEntries, ms: round(percentile(parquetRuns, 50)), entriesPerSecond: round(parquetEntries / (percentile(parquetRuns, 50) / 1000), 0), serverPeakMiB: peaks.lifetime(),
+    entries: parquetEntries, ms: round(percentile(parquetRuns, 50)), entriesPerSecond: round(parquetEntries / (percentile(parquetRuns, 50) / 1000), 0), serverPeakMiB: peaks.sinceLast(),
   } : undefined;
   const result = {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: round(totalmem() / 2 ** 30, 0), node: process.version },
     engine: args.engine, events, seed, quick, samplesPerClass: SAMPLES, concurrentSeconds: CONCURRENT_SECONDS,
-    serverIdleMiB: idleMiB, classes: rows, bigPage, parquet,
+    serverIdleMiB: idleMiB, serverPeakMiB: peaks.lifetime(), classes: rows, bigPage, parquet,
   };
   const table = [
     `Benchmark ${result.date.slice(0, 10)}, ${args.engine === 'postgres' ? 'PostgreSQL engine, ' : ''}${events.toLocaleString('en')} events, ${result.machine.cpus} cores (${result.machine.cpu}), ${result.machine.memoryGiB} GiB, Node ${result.machine.node}, ${SAMPLES} requests per class${quick ? ' (quick mode: figures not meaningful)' : ''}`,
@@ -323,6 +323,8 @@ try {
     `Cold: a fresh server's first ${COLD_SAMPLES} requests of each class, classes in turn, no warm-up. The other columns: after a warm-up, ${SAMPLES} requests with one client.`,
     ...(big.length ? ['', `Big page (limit=99999, streamed): ${bigPage.entries.toLocaleString('en')} entries in ${bigPage.ms} ms = ${bigPage.entriesPerSecond.toLocaleString('en')} entries/s (wire format spec: ${bigPage.spec.entriesPerSecond.toLocaleString('en')} entries/s, ${bigPage.spec.ms} ms); server peak memory ${bigPage.serverPeakMiB} MiB; idle ${idleMiB} MiB.`] : []),
     ...(parquet ? ['', `Parquet (limit=1000000&format=parquet, written whole, then sent): ${parquet.entries.toLocaleString('en')} entries in ${parquet.ms} ms = ${parquet.entriesPerSecond.toLocaleString('en')} entries/s; server peak memory ${parquet.serverPeakMiB} MiB.`] : []),
+    '',
+    `Server memory: each peak above is the server's highest RSS during that class or phase alone; over the whole run, ${result.serverPeakMiB} MiB.`,
   ].join('\n');
   console.log(table);
   // A partial run (--only) is printed, never written as the results of the size.

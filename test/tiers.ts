@@ -50,6 +50,6 @@ export function tier(full: boolean): { duckdb: string[]; postgres: string[] } {
   const folders = full ? [...QUICK_FOLDERS, ...FULL_ONLY_FOLDERS] : QUICK_FOLDERS;
   return {
     duckdb: longestFirst(folders.flatMap(suitesIn)),
-    postgres: full ? [...suitesIn('api'), ...RELIABILITY_ON_BOTH, join(TEST_ROOT, 'cli', 'postgres-engine.test.ts'), join(TEST_ROOT, 'integration', 'postgres-serving-tables.test.ts')] : QUICK_ON_POSTGRES,
+    postgres: full ? [...suitesIn('api'), ...RELIABILITY_ON_BOTH, join(TEST_ROOT, 'cli', 'postgres-engine.test.ts'), join(TEST_ROOT, 'integration', 'postgres-serving-tables.test.ts'), join(TEST_ROOT, 'integration', 'postgres-copy-pages.test.ts')] : QUICK_ON_POSTGRES,
   };
 }

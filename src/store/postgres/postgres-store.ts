@@ -26,6 +26,7 @@ import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '..
 import type { TileBounds } from '../../geo/tiles.ts';
 import { computeStats } from './stats.ts';
 import { storable } from './render-plan.ts';
+import { copyPage, copyStatement } from './copy-page.ts';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -35,10 +36,17 @@ export interface PostgresStoreOptions {
   queryTimeoutMs?: number;
   /** Queries that may wait for a connection; more are refused at once (503). */
   maxWaiting?: number;
+  /** Pages of this many entries or more are read by COPY (copy-page.ts); the tests lower it to compare the two ways. */
+  copyPageRows?: number;
 }
 
 /** Rows of a page read per round trip: a chunk, as the DuckDB engine hands them over. */
 const CHUNK_ROWS = 2048;
+/**
+ * Pages of at least this many entries are read by COPY: the big page and exports. Smaller ones keep
+ * the cursor, which can stop early without dropping its connection.
+ */
+const COPY_PAGE_ROWS = 10_000;
 /** PostgreSQL's code for a statement cancelled by statement_timeout. */
 const QUERY_CANCELED = '57014';
 /** SQLSTATE out_of_memory: the server could not allocate for this query. */
@@ -54,6 +62,11 @@ export class PostgresPool {
   /** Connections in the pool. */
   private get size(): number {
     return this.options.connections ?? 8;
+  }
+
+  /** The smallest page read by COPY. */
+  get copyPageRows(): number {
+    return this.options.copyPageRows ?? COPY_PAGE_ROWS;
   }
 
   constructor(private readonly options: PostgresStoreOptions) {
@@ -229,7 +242,9 @@ export class PostgresStore extends Catalog implements EventStore {
   async search(query: ListQuery): Promise<PageStream> {
     const page = this.tableOf(query).page(query);
     const db = this.db;
+    const statement = query.limit >= db.copyPageRows ? copyStatement(page) : undefined;
     const c = await db.acquire();
+    if (statement) return copyPage(c, statement, (e) => db.translate(e), (err) => c.release(err));
     let cursor: Cursor<unknown[]>;
     let first: string[];
     try {
