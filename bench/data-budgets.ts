@@ -1,28 +1,35 @@
 // The data budgets, measured (never asserted in tests):
 //   npm run bench:data -- --events 1000000 [--format parquet] [--seed 1] [--update 50000]
 //   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000 [--updates 30] [--leave-layers]
+//   npm run bench:data -- --database-url URL --rows FISHING.parquet --update 50000 [--updates 3]   (PostgreSQL)
 // Times the two ways data gets in (the demo pipeline `vessel-events demo`, and `generate` files
 // then `load` them), the database size per event, and the peak memory of each run, on real
 // processes of the CLI. With --update N, then updates in a row (three, or --updates) of N fishing
 // events each (a fifth new ids, the rest existing rows whose end moves an hour) and N/50 removals,
 // drawn from the generated fishing file, then `compact` (not with --leave-layers, which leaves the
 // database layered for `npm run bench -- --db`); with --db, those updates alone, on an existing
-// database, drawn from --rows. Results go to bench/results/<date>-data-<events>.json
-// (-update-<N>[-x<count>] for --db runs).
+// database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
+// (which has no compaction: an update there writes its version whole). Results go to
+// bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres] for those runs).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
+import pg from 'pg';
 import { sqlText } from '../src/store/sql.ts';
+
+/** Where updates are applied: a DuckDB file, or a PostgreSQL database. */
+type Target = { db: string } | { url: string };
+const targetArgs = (t: Target) => ('db' in t ? ['--db', t.db] : ['--engine', 'postgres', '--database-url', t.url]);
 
 const { values } = parseArgs({ options: {
   events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' },
-  update: { type: 'string' }, db: { type: 'string' }, rows: { type: 'string' },
+  update: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, rows: { type: 'string' },
   updates: { type: 'string', default: '3' }, 'leave-layers': { type: 'boolean', default: false },
 } });
-if (values.db && (!values.update || !values.rows)) throw new Error('--db needs --update N and --rows FISHING.parquet (the rows the updates are drawn from)');
+if ((values.db || values['database-url']) && (!values.update || !values.rows)) throw new Error('--db and --database-url need --update N and --rows FISHING.parquet (the rows the updates are drawn from)');
 const events = Number(values.events);
 const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
 const work = mkdtempSync(join(tmpdir(), 'vessel-events-bench-'));
@@ -77,18 +84,18 @@ async function drawRows(rows: string, size: number, count: number): Promise<{ fi
 }
 
 /**
- * Updates in a row on `db`, each timed (each is a layer beside the database), then, unless
- * --leave-layers, the compaction that writes the last whole; the catalogue's size after each,
- * point files and layers included.
+ * Updates in a row on the target, each timed (on DuckDB each is a layer beside the database), then,
+ * on DuckDB unless --leave-layers, the compaction that writes the last whole; the catalogue's size
+ * after each (on DuckDB point files and layers included; on PostgreSQL the database's).
  */
-async function updates(db: string, rows: string, size: number): Promise<Record<string, unknown>> {
+async function updates(target: Target, rows: string, size: number): Promise<Record<string, unknown>> {
   const count = Number(values.updates);
   const drawn = await drawRows(rows, size, count);
   const runs: { seconds: number; peakMiB: number }[] = [];
   try {
     for (let run = 0; run < count; run++) {
       const files = await drawn.files(run);
-      runs.push(timed(['load', '--db', db, '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
+      runs.push(timed(['load', ...targetArgs(target), '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
       rmSync(files.rows);
       log(`update ${run + 1} of ${count}: ${runs.at(-1)!.seconds} s, ${runs.at(-1)!.peakMiB} MiB`);
     }
@@ -96,13 +103,25 @@ async function updates(db: string, rows: string, size: number): Promise<Record<s
     drawn.close();
   }
   const seconds = runs.map((r) => r.seconds).sort((a, b) => a - b);
-  const catalogueBytes = () => sizeOf(db) + folderSize(`${db}.points`) + (existsSync(`${db}.layers`) ? folderSize(`${db}.layers`) : 0);
-  const catalogueBytesAfter = catalogueBytes();
-  const compact = values['leave-layers'] ? undefined : timed(['compact', '--db', db]);
+  const catalogueBytes = async () => {
+    if ('url' in target) {
+      const c = new pg.Client({ connectionString: target.url });
+      await c.connect();
+      try {
+        return Number((await c.query('SELECT pg_database_size(current_database()) AS n')).rows[0].n);
+      } finally {
+        await c.end();
+      }
+    }
+    const db = target.db;
+    return sizeOf(db) + folderSize(`${db}.points`) + (existsSync(`${db}.layers`) ? folderSize(`${db}.layers`) : 0);
+  };
+  const catalogueBytesAfter = await catalogueBytes();
+  const compact = 'url' in target || values['leave-layers'] ? undefined : timed(['compact', ...targetArgs(target)]);
   return {
     size, removals: Math.max(1, Math.floor(size / 50)), runs,
     p50Seconds: seconds[Math.floor((seconds.length - 1) / 2)], maxSeconds: seconds.at(-1),
-    catalogueBytesAfter, ...(compact ? { compact: { ...compact, catalogueBytesAfter: catalogueBytes() } } : {}),
+    catalogueBytesAfter, ...(compact ? { compact: { ...compact, catalogueBytesAfter: await catalogueBytes() } } : {}),
   };
 }
 
@@ -127,15 +146,16 @@ async function loadBudgets(): Promise<void> {
     generate: { ...generate, format: values.format, fileBytes: folderSize(out) },
     load: { ...load, databaseBytes: sizeOf(filesDb), bytesPerEntry: Math.round(sizeOf(filesDb) / rows) },
     generateThenLoadSeconds: Math.round((generate.seconds + load.seconds) * 10) / 10,
-    ...(values.update ? { update: await updates(filesDb, kinds[0]!, Number(values.update)) } : {}),
+    ...(values.update ? { update: await updates({ db: filesDb }, kinds[0]!, Number(values.update)) } : {}),
   };
   write(`${result.date.slice(0, 10)}-data-${events}.json`, result);
 }
 
 try {
-  if (values.db) {
-    const result = { date: new Date().toISOString(), machine: machine(), database: values.db, update: await updates(values.db, values.rows!, Number(values.update)) };
-    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}.json`, result);
+  if (values.db || values['database-url']) {
+    const target: Target = values.db ? { db: values.db } : { url: values['database-url']! };
+    const result = { date: new Date().toISOString(), machine: machine(), database: values.db ?? 'PostgreSQL', update: await updates(target, values.rows!, Number(values.update)) };
+    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}${values.db ? '' : '-postgres'}.json`, result);
   } else {
     await loadBudgets();
   }
