@@ -183,7 +183,11 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('small.ndjson', 300, 6, 's')]);
     const before = await eventCount(url);
-    const load = spawn(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v2', writeRows('big.ndjson', 30_000, 7, 'k')], { env: { ...process.env, CI: 'true' } });
+    // A temporary folder of this test's own: any load removes the stages of dead processes, and
+    // the loads of other test files running beside this one would remove the killed one's first.
+    const tmp = mkdtempSync(join(dir, 'tmp-'));
+    const env = { ...process.env, CI: 'true', TMPDIR: tmp };
+    const load = spawn(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v2', writeRows('big.ndjson', 30_000, 7, 'k')], { env });
     // Killed while its rows are being copied in, the moment a partial load could be seen.
     let copying = false;
     for (let i = 0; i < 1200 && !copying; i++) {
@@ -195,11 +199,11 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.ok(copying, 'the load was never seen copying');
     assert.equal(await eventCount(url), before);
     assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
-    const stage = readdirSync(tmpdir()).filter((n) => n.startsWith(`vessel-events-stage-${load.pid}-`));
+    const stage = readdirSync(tmp).filter((n) => n.startsWith(`vessel-events-stage-${load.pid}-`));
     assert.equal(stage.length, 1, 'the killed load left no staging folder to clean');
-    const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after.ndjson', 300, 8, 't')]);
+    const next = await run(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v3', writeRows('after.ndjson', 300, 8, 't')], { env });
     assert.match(next.stdout, /fishing-events:v3\t/);
-    assert.ok(!existsSync(join(tmpdir(), stage[0]!)), 'the next load did not remove the killed one\'s staging folder');
+    assert.ok(!existsSync(join(tmp, stage[0]!)), 'the next load did not remove the killed one\'s staging folder');
   });
 
   test('a killed update leaves the served data as it was; an update lands whole, with its removals', async () => {
