@@ -4,6 +4,8 @@
 // page in runs").
 import type { PageStream, Separator } from './store.ts';
 
+const NEWLINE = 0x0a;
+
 /**
  * Entries' UTF-8 bytes in buffers (pieces) of whole entries, each entry followed by one spare byte
  * where a separator goes. An engine that reads each entry with a byte appended hands its pieces
@@ -55,6 +57,17 @@ export class EntryBytes {
     });
     if (value !== lengths.length) throw new Error(`pieces held ${value} of ${lengths.length} values`);
     return new EntryBytes(kept, ends);
+  }
+
+  /**
+   * Entries each followed by a newline, their spare byte, back to back in a buffer that belongs to
+   * the caller (a run of a COPY's lines, src/store/postgres/copy-page.ts): kept as it is.
+   */
+  static lines(run: Buffer): EntryBytes {
+    const ends: number[] = [];
+    for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) ends.push(at);
+    if (ends.length > 0 && ends[ends.length - 1] !== run.length - 1) throw new Error('a run of lines ended inside an entry');
+    return new EntryBytes([run], [Uint32Array.from(ends)]);
   }
 
   /** The entries of several, last entry first (a descending page read in ascending order), copied into one. */

@@ -11,7 +11,8 @@ import type pg from 'pg';
 import { escapeLiteral } from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { Readable } from 'node:stream';
-import type { PageStream, Separator } from '../store.ts';
+import type { PageStream } from '../store.ts';
+import { EntryBytes, pageStream } from '../entry-bytes.ts';
 import type { CompiledSql } from './compile.ts';
 
 const NEWLINE = 0x0a;
@@ -93,8 +94,8 @@ export async function copyPage(c: pg.ClientBase, statement: string, translate: (
     release(err);
   };
 
-  /** Runs of whole entries, each followed by a newline, in buffers of their own. */
-  async function* runs(): AsyncGenerator<Buffer> {
+  /** Runs of whole entries, each followed by a newline (its spare byte), in buffers of their own. */
+  async function* runs(): AsyncGenerator<EntryBytes> {
     let pending: Buffer[] = [];
     let size = 0;
     let lines = 0;
@@ -109,15 +110,16 @@ export async function copyPage(c: pg.ClientBase, statement: string, translate: (
         pending = cut < joined.length ? [joined.subarray(cut)] : [];
         size = joined.length - cut;
         if (cut === 0) continue;
-        const run = joined.subarray(0, cut);
-        lines += countLines(run);
+        const run = EntryBytes.lines(joined.subarray(0, cut));
+        lines += run.length;
         yield run;
       }
       if (size > 0) {
         const rest = Buffer.concat(pending, size);
         if (rest[rest.length - 1] !== NEWLINE) throw new Error('the COPY of a page ended inside an entry');
-        lines += countLines(rest);
-        yield rest;
+        const run = EntryBytes.lines(rest);
+        lines += run.length;
+        yield run;
       }
       // An entry holding a raw newline would have been split in two: the lines must be the rows.
       const rows = await sent;
@@ -132,37 +134,5 @@ export async function copyPage(c: pg.ClientBase, statement: string, translate: (
     }
   }
 
-  return {
-    async *[Symbol.asyncIterator]() {
-      for await (const run of runs()) {
-        const entries: string[] = [];
-        let from = 0;
-        for (let end = run.indexOf(NEWLINE); end >= 0; end = run.indexOf(NEWLINE, from)) {
-          entries.push(run.toString('utf8', from, end));
-          from = end + 1;
-        }
-        yield entries;
-      }
-    },
-    async *joined(separator: Separator) {
-      // Every entry is followed by the separator, the page's last one too: that one is cut off, so
-      // each run is held until the next one (or the end) shows whether it is the last.
-      let held: Buffer | undefined;
-      for await (const run of runs()) {
-        if (separator !== '\n') for (let at = run.indexOf(NEWLINE); at >= 0; at = run.indexOf(NEWLINE, at + 1)) run[at] = separator.charCodeAt(0);
-        if (held) yield held;
-        held = run;
-      }
-      if (held) yield held.subarray(0, held.length - 1);
-    },
-    async discard() {
-      finish(done ? undefined : new Error('the page was never read'));
-    },
-  };
-}
-
-function countLines(bytes: Buffer): number {
-  let n = 0;
-  for (let at = bytes.indexOf(NEWLINE); at >= 0; at = bytes.indexOf(NEWLINE, at + 1)) n++;
-  return n;
+  return pageStream(runs(), async () => finish(done ? undefined : new Error('the page was never read')));
 }
