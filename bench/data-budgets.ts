@@ -3,7 +3,7 @@
 //   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000 [--updates 30] [--leave-layers]
 //   npm run bench:data -- --database-url URL --rows FISHING.parquet --update 50000 [--updates 3]   (PostgreSQL)
 // Times the two ways data gets in (the demo pipeline `vessel-events demo`, and `generate` files
-// then `load` them), the database size per event, and the peak memory of each run, on real
+// then `load` them), the database size per event, and the peak memory and disk of each run, on real
 // processes of the CLI. With --update N, then updates in a row (three, or --updates) of N fishing
 // events each (a fifth new ids, the rest existing rows whose end moves an hour) and N/50 removals,
 // drawn from the generated fishing file, then `compact` (not with --leave-layers, which leaves the
@@ -11,10 +11,10 @@
 // database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
 // (which has no compaction: an update there writes its version whole). Results go to
 // bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres] for those runs).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
@@ -34,14 +34,43 @@ const events = Number(values.events);
 const BIN = join(import.meta.dirname, '../bin/vessel-events.js');
 const work = mkdtempSync(join(tmpdir(), 'vessel-events-bench-'));
 
-/** Runs the CLI under /usr/bin/time; returns wall seconds and peak resident memory. */
-function timed(args: string[]): { seconds: number; peakMiB: number } {
+/**
+ * Bytes of what a database's writer keeps in `dir` under names starting with `prefix`: the working
+ * copy, its scratch file and spilled sorts, the point files. Files come and go while it is read.
+ */
+function bytesUnder(dir: string, prefix: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (!entry.name.startsWith(prefix)) continue;
+    try {
+      bytes += entry.isDirectory() ? folderSize(join(dir, entry.name)) : sizeOf(join(dir, entry.name));
+    } catch {
+      // removed since the folder was listed
+    }
+  }
+  return bytes;
+}
+
+/**
+ * Runs the CLI under /usr/bin/time; returns wall seconds, peak resident memory, its output and,
+ * given `disk`, the most its files took on disk at once (sampled every half second).
+ */
+async function timed(args: string[], disk?: { dir: string; prefix: string }): Promise<{ seconds: number; peakMiB: number; stdout: string; peakDiskBytes?: number }> {
   const started = process.hrtime.bigint();
-  const run = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, BIN, ...args], { env: { ...process.env, CI: 'true' } });
+  let [stdout, stderr, peakDiskBytes] = ['', '', 0];
+  child.stdout.on('data', (d: Buffer) => (stdout += d));
+  child.stderr.on('data', (d: Buffer) => (stderr += d));
+  const sample = () => {
+    if (disk) peakDiskBytes = Math.max(peakDiskBytes, bytesUnder(disk.dir, disk.prefix));
+  };
+  const sampler = setInterval(sample, 500);
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  clearInterval(sampler);
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  if (run.status !== 0) throw new Error(`vessel-events ${args.join(' ')} failed:\n${run.stderr}`);
-  const peakKiB = Number(run.stderr.trim().split('\n').at(-1));
-  return { seconds: Math.round(seconds * 10) / 10, peakMiB: Math.round(peakKiB / 1024) };
+  if (status !== 0) throw new Error(`vessel-events ${args.join(' ')} failed:\n${stderr}`);
+  const peakKiB = Number(stderr.trim().split('\n').at(-1));
+  return { seconds: Math.round(seconds * 10) / 10, peakMiB: Math.round(peakKiB / 1024), stdout, ...(disk ? { peakDiskBytes } : {}) };
 }
 
 const sizeOf = (path: string) => statSync(path).size;
@@ -95,7 +124,8 @@ async function updates(target: Target, rows: string, size: number): Promise<Reco
   try {
     for (let run = 0; run < count; run++) {
       const files = await drawn.files(run);
-      runs.push(timed(['load', ...targetArgs(target), '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]));
+      const { stdout: _, ...timing } = await timed(['load', ...targetArgs(target), '--update', '--version', `bench-update-${Date.now()}-${run}`, '--dataset', 'fishing', '--remove', files.removals, files.rows]);
+      runs.push(timing);
       rmSync(files.rows);
       log(`update ${run + 1} of ${count}: ${runs.at(-1)!.seconds} s, ${runs.at(-1)!.peakMiB} MiB`);
     }
@@ -117,11 +147,11 @@ async function updates(target: Target, rows: string, size: number): Promise<Reco
     return sizeOf(db) + folderSize(`${db}.points`) + (existsSync(`${db}.layers`) ? folderSize(`${db}.layers`) : 0);
   };
   const catalogueBytesAfter = await catalogueBytes();
-  const compact = 'url' in target || values['leave-layers'] ? undefined : timed(['compact', ...targetArgs(target)]);
+  const compact = 'url' in target || values['leave-layers'] ? undefined : await timed(['compact', ...targetArgs(target)], { dir: dirname(target.db), prefix: basename(target.db) });
   return {
     size, removals: Math.max(1, Math.floor(size / 50)), runs,
     p50Seconds: seconds[Math.floor((seconds.length - 1) / 2)], maxSeconds: seconds.at(-1),
-    catalogueBytesAfter, ...(compact ? { compact: { ...compact, catalogueBytesAfter: await catalogueBytes() } } : {}),
+    catalogueBytesAfter, ...(compact ? { compact: { seconds: compact.seconds, peakMiB: compact.peakMiB, peakDiskBytes: compact.peakDiskBytes, catalogueBytesAfter: await catalogueBytes() } } : {}),
   };
 }
 
@@ -130,12 +160,13 @@ const log = (line: string) => console.error(`${new Date().toISOString().slice(11
 /** The demo and the files loaded: times, sizes and peak memory, then the updates if asked. */
 async function loadBudgets(): Promise<void> {
   const demoDb = join(work, 'demo.duckdb');
-  const demo = timed(['demo', '--events', String(events), '--seed', values.seed!, '--db', demoDb]);
+  const { stdout: _demoOut, ...demo } = await timed(['demo', '--events', String(events), '--seed', values.seed!, '--db', demoDb], { dir: work, prefix: 'demo.duckdb' });
   const out = join(work, 'files');
-  const generate = timed(['generate', '--events', String(events), '--seed', values.seed!, '--out', out, '--format', values.format!]);
+  const { stdout: written, ...generate } = await timed(['generate', '--events', String(events), '--seed', values.seed!, '--out', out, '--format', values.format!], { dir: work, prefix: 'files' });
   const filesDb = join(work, 'files.duckdb');
-  const kinds = ['fishing', 'encounter', 'loitering', 'port_visit', 'gap'].map((k) => join(out, `${k}.${values.format}`));
-  const load = timed(['load', '--db', filesDb, '--version', 'v1', ...kinds]);
+  // The event files generate names (a kind of over 10 million rows comes in parts), fishing's first.
+  const kinds = written.split('\n').filter((line) => line.endsWith(`.${values.format}`));
+  const { stdout: _loadOut, ...load } = await timed(['load', '--db', filesDb, '--version', 'v1', ...kinds], { dir: work, prefix: 'files.duckdb' });
   const rows = Number(execFileSync(process.execPath, [BIN, 'versions', 'list', '--db', filesDb], { encoding: 'utf8' }).split('\n').filter(Boolean).reduce((s, l) => s + Number(/\t(\d+) entr(?:y|ies)\b/.exec(l)?.[1] ?? 0), 0));
   const result = {
     date: new Date().toISOString(),

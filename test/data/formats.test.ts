@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { writeDemoFiles } from '../../src/data/demo/files.ts';
@@ -26,6 +26,24 @@ test('NDJSON, CSV and Parquet of the same generated events load to identical rec
   assert.ok(loaded[0]!.length > 1400, `${loaded[0]!.length} records`);
   assert.deepEqual(loaded[1], loaded[0], 'CSV differs from NDJSON');
   assert.deepEqual(loaded[2], loaded[0], 'Parquet differs from NDJSON');
+});
+
+test('a kind with more rows than a part is written in parts, which load to the records of one whole file', async () => {
+  const out = join(dir, 'parts');
+  // Fishing's 1,000 or so rows in parts of 400; encounters, a few dozen, in one.
+  const { files, rows } = await writeDemoFiles({ events: 1500, seed: 8, out, format: 'parquet', partRows: 400 });
+  const names = files.map((f) => basename(f)).sort();
+  const fishingParts = names.filter((n) => /^fishing-\d+\.parquet$/.test(n));
+  assert.equal(fishingParts.length, Math.ceil(rows.fishing / 400), names.join(' '));
+  assert.ok(!names.includes('fishing.parquet'), 'a kind in parts has no whole file');
+  assert.ok(names.includes('encounter.parquet'), 'a kind in one part keeps its plain name');
+  assert.deepEqual(readdirSync(out).filter((n) => n.endsWith('.part') || n.endsWith('.ndjson')), [], 'no NDJSON is left');
+  const dbPath = join(dir, 'parts.duckdb');
+  await loadFiles(files.map((path) => ({ path, format: 'parquet' as const })), { database: { engine: 'duckdb', path: dbPath }, version: 'v1', source: 'parts' });
+  const records = (await readAllRecords(dbPath)).sort((a, b) => (a.id < b.id ? -1 : 1));
+  assert.equal(records.length, Object.values(rows).reduce((a, b) => a + b, 0));
+  const whole = (await readAllRecords(join(dir, 'ndjson.duckdb'))).sort((a, b) => (a.id < b.id ? -1 : 1));
+  assert.deepEqual(records, whole);
 });
 
 test('the generated vessel groups, ports and region geometries load', async () => {

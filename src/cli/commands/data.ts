@@ -32,7 +32,7 @@ function dateOption(name: 'from' | 'to', flags: Flags): number {
 
 export const generateCommand: Command = {
   usage: 'vessel-events generate --events N --seed S --out DIR [--from 2017-01-01 --to 2025-01-01] [--format ndjson|csv|parquet]',
-  summary: 'Write demo events as files in the published-events layout (one per kind), with vessel-groups.csv, ports.json, vessel-registry.json, iuu-list.json and regions/*.geojson.',
+  summary: 'Write demo events as files in the published-events layout (one per kind; CSV and Parquet in parts of 10 million rows, <kind>-1, <kind>-2...), with vessel-groups.csv, ports.json, vessel-registry.json, iuu-list.json and regions/*.geojson.',
   options: ['events', 'seed', 'out', 'from', 'to', 'format'],
   async run(flags) {
     const { OUTPUT_FORMATS, writeDemoFiles } = await import('../../data/demo/files.ts');

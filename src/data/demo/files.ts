@@ -1,7 +1,8 @@
 // `vessel-events generate`: the demo written as files an operator would load, in the published-
 // events layout (one file per kind), plus vessel groups, ports and region geometries. The rows are
 // made in worker threads (generator-pool.ts) and NDJSON is written as they come; CSV and Parquet
-// are converted from it by the embedded engine with bounded memory.
+// are converted from it by the embedded engine with bounded memory, a part of each kind at a time,
+// so the disk holds at most a part's NDJSON per kind beside the converted files.
 import { createWriteStream, mkdirSync, rmSync, writeFileSync, type WriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
@@ -19,7 +20,17 @@ export interface GenerateOptions extends DemoOptions {
   onProgress?: (rows: number) => void;
   /** Told when the rows are written and a later step starts (converting to CSV or Parquet). */
   onPhase?: (phase: string) => void;
+  /** Rows of a kind per converted file (PART_ROWS); NDJSON is written whole. */
+  partRows?: number;
 }
+
+/**
+ * Rows of a kind per CSV or Parquet file. A kind with more is written in parts, `fishing-1.parquet`,
+ * `fishing-2.parquet` and so on, each converted and its NDJSON removed as soon as the next part
+ * begins: 50M events as NDJSON took some 1.1 KB each, 55 GB, before any was converted. Ten million
+ * keeps every kind of a 10M catalogue in one file.
+ */
+export const PART_ROWS = 10_000_000;
 
 const PUBLISHED_COLUMNS = {
   event_id: 'VARCHAR', event_type: 'VARCHAR', entity_id: 'VARCHAR', seg_id: 'VARCHAR',
@@ -30,15 +41,10 @@ const PUBLISHED_COLUMNS = {
   event_info: 'VARCHAR', event_vessels: 'VARCHAR',
 };
 
-async function write(stream: WriteStream, bytes: Uint8Array): Promise<void> {
-  if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
-}
-
 /** Writes the files; returns their paths and how many rows each kind got. */
 export async function writeDemoFiles(options: GenerateOptions): Promise<{ files: string[]; rows: Record<EventKind, number> }> {
   mkdirSync(join(options.out, 'regions'), { recursive: true });
-  const ndjson = (kind: EventKind) => join(options.out, `${kind}.ndjson`);
-  const streams = Object.fromEntries(EVENT_KINDS.map((k) => [k, createWriteStream(ndjson(k))])) as Record<EventKind, WriteStream>;
+  const parts = new KindParts(options);
   const rows = Object.fromEntries(EVENT_KINDS.map((k) => [k, 0])) as Record<EventKind, number>;
   let total = 0;
   // As in the published tables, event_info and event_vessels are JSON strings.
@@ -47,7 +53,7 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
     for await (const batch of generator.ndjsonBatches()) {
       for (const kind of EVENT_KINDS) {
         const lines = batch.lines[kind];
-        if (lines) await write(streams[kind], lines);
+        if (lines) await parts.write(kind, lines, batch.counts[kind] ?? 0);
         rows[kind] += batch.counts[kind] ?? 0;
       }
       total += batch.rows;
@@ -55,11 +61,11 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
     }
   } finally {
     await generator.close();
-    await Promise.all(EVENT_KINDS.map((k) => new Promise<void>((resolve) => streams[k].end(() => resolve()))));
+    await parts.endStreams();
   }
 
   if (options.format !== 'ndjson') options.onPhase?.(`converting to ${options.format}`);
-  const files = options.format === 'ndjson' ? EVENT_KINDS.map(ndjson) : await convert(options, ndjson);
+  const files = await parts.finish();
   const reference = generator.reference();
   writeFileSync(join(options.out, 'vessel-groups.csv'), `group_id,vessel_id\n${reference.groups.map((g) => `${g.groupId},${g.vesselId}`).join('\n')}\n`);
   writeFileSync(join(options.out, 'ports.json'), JSON.stringify(reference.ports));
@@ -77,14 +83,95 @@ export async function writeDemoFiles(options: GenerateOptions): Promise<{ files:
   return { files, rows };
 }
 
-// One kind at a time, each NDJSON file removed once converted: the disk holds one copy at most.
-async function convert(options: GenerateOptions, ndjson: (k: EventKind) => string): Promise<string[]> {
-  const files: string[] = [];
-  for (const kind of EVENT_KINDS) {
-    const target = join(options.out, `${kind}.${options.format}`);
-    await convertNdjson({ source: ndjson(kind), columnTypes: PUBLISHED_COLUMNS, target, format: options.format as 'csv' | 'parquet', asJsonInCsv: ['regions_mean_position'] });
-    rmSync(ndjson(kind));
-    files.push(target);
+/**
+ * Each kind's NDJSON, as a file of its own (`fishing.ndjson`) or, for CSV and Parquet, as parts of
+ * PART_ROWS rows, each converted once the next begins and at the end.
+ */
+class KindParts {
+  private readonly streams = new Map<EventKind, WriteStream>();
+  /** Rows in each kind's open part. */
+  private readonly rowsInPart = new Map<EventKind, number>();
+  /** Each kind's converted files; the open part's number is one more. */
+  private readonly converted = new Map<EventKind, string[]>();
+  private readonly partRows: number;
+
+  constructor(private readonly options: GenerateOptions) {
+    this.partRows = options.format === 'ndjson' ? Infinity : (options.partRows ?? PART_ROWS);
   }
-  return files;
+
+  private ndjson(kind: EventKind, part: number): string {
+    return join(this.options.out, this.options.format === 'ndjson' ? `${kind}.ndjson` : `${kind}-${part}.ndjson.part`);
+  }
+
+  /** Writes `count` rows of a kind (NDJSON lines), converting each part as it fills. */
+  async write(kind: EventKind, lines: Uint8Array, count: number): Promise<void> {
+    let [rest, left] = [lines, count];
+    while (left > 0) {
+      if ((this.rowsInPart.get(kind) ?? 0) >= this.partRows) await this.convertPart(kind);
+      const room = this.partRows - (this.rowsInPart.get(kind) ?? 0);
+      const taken = Math.min(left, room);
+      let cut = rest.length;
+      if (taken < left) {
+        cut = 0;
+        for (let line = 0; line < taken; line++) cut = rest.indexOf(0x0a, cut) + 1;
+      }
+      await this.append(kind, rest.subarray(0, cut));
+      this.rowsInPart.set(kind, (this.rowsInPart.get(kind) ?? 0) + taken);
+      [rest, left] = [rest.subarray(cut), left - taken];
+    }
+  }
+
+  private async append(kind: EventKind, bytes: Uint8Array): Promise<void> {
+    let stream = this.streams.get(kind);
+    if (!stream) {
+      stream = createWriteStream(this.ndjson(kind, this.partNumber(kind)));
+      this.streams.set(kind, stream);
+    }
+    if (!stream.write(bytes)) await new Promise<void>((resolve) => stream.once('drain', () => resolve()));
+  }
+
+  private partNumber(kind: EventKind): number {
+    return (this.converted.get(kind)?.length ?? 0) + 1;
+  }
+
+  private async endStream(kind: EventKind): Promise<void> {
+    const stream = this.streams.get(kind);
+    if (!stream) return;
+    this.streams.delete(kind);
+    await new Promise<void>((resolve) => stream.end(() => resolve()));
+  }
+
+  async endStreams(): Promise<void> {
+    for (const kind of EVENT_KINDS) await this.endStream(kind);
+  }
+
+  /** Converts the kind's open part, named as a part (`fishing-1.parquet`), and removes its NDJSON. */
+  private async convertPart(kind: EventKind, whole = false): Promise<void> {
+    await this.endStream(kind);
+    const part = this.partNumber(kind);
+    const target = join(this.options.out, whole ? `${kind}.${this.options.format}` : `${kind}-${part}.${this.options.format}`);
+    await convertNdjson({ source: this.ndjson(kind, part), columnTypes: PUBLISHED_COLUMNS, target, format: this.options.format as 'csv' | 'parquet', asJsonInCsv: ['regions_mean_position'] });
+    rmSync(this.ndjson(kind, part));
+    this.converted.set(kind, [...(this.converted.get(kind) ?? []), target]);
+    this.rowsInPart.set(kind, 0);
+  }
+
+  /**
+   * Every kind's files, once the last parts are converted: a kind in one part keeps its plain name,
+   * and a kind without rows gets an empty file, as a published table of it would be.
+   */
+  async finish(): Promise<string[]> {
+    await this.endStreams();
+    const files: string[] = [];
+    for (const kind of EVENT_KINDS) {
+      const whole = !this.converted.has(kind);
+      if (whole && !this.rowsInPart.has(kind)) writeFileSync(this.ndjson(kind, 1), '');
+      if (this.options.format === 'ndjson') files.push(this.ndjson(kind, 1));
+      else {
+        if (whole || (this.rowsInPart.get(kind) ?? 0) > 0) await this.convertPart(kind, whole);
+        files.push(...this.converted.get(kind)!);
+      }
+    }
+    return files;
+  }
 }

@@ -5,7 +5,7 @@
 // database names (a dropped version's, a failed load's) are removed by the next load's commit; a
 // server still reading an older database keeps its open files readable until it closes them.
 import type { DuckDBBlobVector, DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
-import { float64Column, int32Column, uint32Column } from './chunk-columns.ts';
+import { float64Column, uint32Column } from './chunk-columns.ts';
 import { chunkRead } from './chunk-memory.ts';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -59,26 +59,28 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       written.push(join(folder, name));
       writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
     }
-    if (missing.length > 0) {
-      // One sort of the versions' events by vessel, each row handed to its version's file.
-      const result = await c.stream(`SELECT version_id::INTEGER, ${POINT_RECORD_SQL} FROM events WHERE version_id IN (${missing.join(', ')}) ORDER BY ${POINT_ROW_ORDER_SQL}`);
-      let done = 0;
+    let done = 0;
+    // A sort of each version's events by vessel, one version at a time: each sort spills one
+    // version's entries, not all of them (docs/performance.md, "How the loader stays within disk");
+    // the events are stored by version, so each reads only its own row groups.
+    for (const versionId of missing) {
+      const { writer } = writers.get(versionId)!;
+      const result = await c.stream(`SELECT ${POINT_RECORD_SQL} FROM events WHERE version_id = ${Number(versionId)} ORDER BY ${POINT_ROW_ORDER_SQL}`);
       for await (const chunk of chunksOf(result)) {
         // Typed arrays, not a getItem per value (src/store/duckdb/chunk-columns.ts); the end may be NULL.
-        const version = int32Column(chunk, 0);
-        const [high, low, vesselHigh, vesselLow] = [1, 2, 3, 4].map((i) => uint32Column(chunk, i));
-        const start = float64Column(chunk, 5);
-        const end = chunk.getColumnVector(6) as unknown as { getItem(row: number): number | null };
-        const [idBytes, vesselBytes] = [7, 8].map((i) => uint32Column(chunk, i));
-        const text = chunk.getColumnVector(9) as DuckDBBlobVector;
-        for (let row = 0; row < version.length; row++) {
-          const pending = writers.get(version[row]!)!.writer.addRecord(
+        const [high, low, vesselHigh, vesselLow] = [0, 1, 2, 3].map((i) => uint32Column(chunk, i));
+        const start = float64Column(chunk, 4);
+        const end = chunk.getColumnVector(5) as unknown as { getItem(row: number): number | null };
+        const [idBytes, vesselBytes] = [6, 7].map((i) => uint32Column(chunk, i));
+        const text = chunk.getColumnVector(8) as DuckDBBlobVector;
+        for (let row = 0; row < start.length; row++) {
+          const pending = writer.addRecord(
             high![row]!, low![row]!, vesselHigh![row]!, vesselLow![row]!, start[row]!, end.getItem(row),
             idBytes![row]!, vesselBytes![row]!, text.getItemBytes(row)!,
           );
           if (pending) await pending;
         }
-        onRows?.((done += version.length), total);
+        onRows?.((done += start.length), total);
       }
     }
     for (const [versionId, { name, writer }] of writers) {

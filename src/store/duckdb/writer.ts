@@ -40,7 +40,8 @@ const BATCH_ROWS = 100_000;
 export class DuckDbWriter implements EngineWriter {
   private pendingIngest: Promise<unknown> = Promise.resolve();
   private stagingTable = 0;
-  private staged = false;
+  /** 'open' once the staging tables exist; 'removed' once publish has read them for the last time. */
+  private staging: 'none' | 'open' | 'removed' = 'none';
   private rawTypes: DuckDBType[] = [];
   private closed = false;
   /** Point files this load wrote: removed if it is abandoned. */
@@ -149,17 +150,17 @@ export class DuckDbWriter implements EngineWriter {
 
   /** Creates the staging tables on first use (loads of reference data need none). */
   private async prepareStaging(): Promise<void> {
-    if (this.staged) return;
-    this.staged = true;
+    if (this.staging === 'removed') throw new Error('this load has published its rows already');
+    if (this.staging === 'open') return;
+    this.staging = 'open';
     const c = this.connection;
     await c.run(`ATTACH ':memory:' AS stage`);
     rmSync(`${this.workPath}.scratch`, { force: true });
     await c.run(`ATTACH ${sqlText(`${this.workPath}.scratch`)} AS scratch`);
     for (const t of [0, 1]) await c.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
-    // The scratch rows are written once and read once, by publish's sort: compressing them cost
-    // more CPU than their extra disk traffic (docs/performance.md). The setting is the instance's,
-    // so publish restores it before the published rows are written.
-    await c.run(`SET force_compression = 'uncompressed'`);
+    // The scratch rows are compressed as any table's: uncompressed they took 816 bytes a row
+    // against 125, 7.7 GB of disk at 10M, for 3 % of a 1M load's time (docs/performance.md, "How
+    // the loader stays within disk").
     await c.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(this.kind, 'stage.raw_0')} LIMIT 0`);
     const probe = await c.createAppender('raw_0', 'main', 'stage');
     this.rawTypes = [0, 1, 2, 3].map((i) => probe.columnType(i));
@@ -258,11 +259,25 @@ export class DuckDbWriter implements EngineWriter {
          FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
     )).getRowsJS() as [EventKind, number, string, number | null, string | null][];
     const published = options.update ? await this.publishUpdate(options, options.update, kinds.map(([kind]) => kind)) : await this.publishVersions(options, kinds);
+    await this.removeStaging();
     if (this.servingTables && !this.layerMode) {
       options.onPhase?.('indexing');
       await this.writeMissingServingData();
     }
     return { published, skipped, skippedCount };
+  }
+
+  /**
+   * Detaches the staging tables and removes the scratch file once the rows are published: at 10M
+   * events it held 7.7 GB, which the point files' and serving tables' sorts would otherwise spill
+   * beside (docs/performance.md, "How the loader stays within disk").
+   */
+  private async removeStaging(): Promise<void> {
+    if (this.staging !== 'open') return;
+    this.staging = 'removed';
+    await this.connection.run('DETACH stage');
+    await this.connection.run('DETACH scratch');
+    for (const suffix of ['.scratch', '.scratch.wal']) rmSync(`${this.workPath}${suffix}`, { force: true });
   }
 
   /** Publishes the staged rows as a new version of each kind they hold. */
@@ -274,8 +289,6 @@ export class DuckDbWriter implements EngineWriter {
     }
     const versionIds = newVersionIds(await this.allVersions(), kinds.map(([kind]) => kind), options.version);
 
-    await c.run(`RESET force_compression`);
-    const versionOf = `CASE kind ${[...versionIds].map(([k, id]) => `WHEN '${k}' THEN ${id}`).join(' ')} END`;
     const published: PublishedVersion[] = [];
     options.onPhase?.('sorting');
     await this.inTransaction(async () => {
@@ -283,7 +296,12 @@ export class DuckDbWriter implements EngineWriter {
         await this.insertVersion(versionIds.get(kind)!, kind, options, { rows, lastUpdated, longestMs, earliestOpenStart });
         published.push({ kind, datasetId: DATASET_ID_BY_KIND[kind], version: options.version, rows });
       }
-      await insertTypedEvents(c, `SELECT ${versionOf} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL`, [...versionIds.values()], this.servingTables);
+      // A version at a time, in the order of their ids (the stored order's first key): each sort
+      // spills one version's rows, not all of them. A file per kind, as published, stages each
+      // kind's rows together, so the zone maps on kind skip the others' row groups.
+      for (const [kind, id] of [...versionIds].sort((a, b) => a[1] - b[1])) {
+        await insertTypedEvents(c, `SELECT ${id} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL AND kind = '${kind}'`, [id], this.servingTables);
+      }
       await this.insertRegionIds();
     });
     return published;
@@ -301,7 +319,6 @@ export class DuckDbWriter implements EngineWriter {
     const targets = await planUpdate(c, await this.allVersions(), rowKinds, update, options.version, baseRows);
     // The new versions' chains: each base's, then the new layer, whose tables are this file's own.
     const chains = new Map(targets.map((t) => [t.versionId, [...(this.layers.get(t.base.versionId)?.chain ?? [t.base.versionId]), t.versionId]]));
-    await c.run(`RESET force_compression`);
     options.onPhase?.('sorting');
     const published: PublishedVersion[] = [];
     await this.inTransaction(async () => {
@@ -471,7 +488,6 @@ export class DuckDbWriter implements EngineWriter {
     const all = await this.allVersions();
     const latest = [...new Set(all.map((v) => v.kind))].map((kind) => latestVersionOf(all, kind)!).filter((v) => this.layers.has(v.versionId));
     if (latest.length === 0) throw new LoadRefused('no dataset\'s latest version is an update layer; nothing to compact');
-    await c.run(`RESET force_compression`);
     const tables = this.chainTables();
     await this.inTransaction(async () => {
       for (const v of latest) {
@@ -551,10 +567,7 @@ export class DuckDbWriter implements EngineWriter {
    */
   async commit(): Promise<void> {
     await this.connection.run(`INSERT OR REPLACE INTO meta VALUES ('generation', ?)`, [randomUUID()]);
-    if (this.staged) {
-      await this.connection.run('DETACH stage');
-      await this.connection.run('DETACH scratch');
-    }
+    await this.removeStaging();
     if (this.layerMode) {
       await this.commitLayer();
       return;
