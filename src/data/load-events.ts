@@ -29,6 +29,8 @@ export interface LoadOptions {
   onWait?: (holder: LockHolder) => void;
   /** The memory the load's engine may use (default DEFAULT_LOAD_MEMORY_LIMIT). */
   memoryLimit?: string;
+  /** Rows a sort of the load takes at most (WriterOptions.sortRangeRows). */
+  sortRangeRows?: number;
   /** Apply the rows by event id to each dataset's latest version, and remove these ids, as a new version. */
   update?: UpdateRequest;
 }
@@ -61,7 +63,7 @@ function withWriter(options: LoadOptions, stage: (w: DatabaseWriter) => Promise<
       options.onPhase?.('publishing');
       return result;
     },
-    { ...(options.kind ? { kind: options.kind } : {}), ...(options.update ? { update: true } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) },
+    { ...(options.kind ? { kind: options.kind } : {}), ...(options.update ? { update: true } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}), ...(options.sortRangeRows ? { sortRangeRows: options.sortRangeRows } : {}) },
   );
 }
 

@@ -139,8 +139,9 @@ export async function migratePostgresDatabase(url: string, onWait?: (holder: Loc
  * file (src/store/duckdb/layers.ts), so every access path serves it; the database file is replaced
  * only once the new one is complete, then the layer files it holds are removed.
  */
-export async function compactDatabase(dbPath: string, options: { onWait?: (holder: LockHolder) => void; onRows?: PointFileProgress; memoryLimit?: string } = {}): Promise<PublishedVersion[]> {
-  const writer = await DuckDbWriter.open(dbPath, { ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}) });
+export async function compactDatabase(dbPath: string, options: { onWait?: (holder: LockHolder) => void; onRows?: PointFileProgress; memoryLimit?: string; sortRangeRows?: number } = {}): Promise<PublishedVersion[]> {
+  const { onRows: _, ...writerOptions } = options;
+  const writer = await DuckDbWriter.open(dbPath, writerOptions);
   try {
     const compacted = await writer.compactLayers(options.onRows);
     await writer.commit();

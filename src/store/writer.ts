@@ -139,6 +139,8 @@ export interface WriterOptions {
    * database file read-only instead of copying it.
    */
   layersOnly?: boolean;
+  /** Rows a DuckDB sort of the load takes at most (src/store/duckdb/sort-ranges.ts); fewer in tests, to sort in several ranges. */
+  sortRangeRows?: number;
 }
 
 /** The steps of a load after its rows are read, named for progress reports. */

@@ -3,7 +3,7 @@
 // loader refuses (a malformed row, an unknown id to remove, a row of another dataset) changes
 // nothing and names file and line. Replay with UPDATE_TEST_SEED=<seed>.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,7 @@ import type { EventKind } from '../../src/domain/kinds.ts';
 import { compactDatabase, copyDuckDbFiles, dropVersion, editDatabase, listVersions, type Database } from '../../src/store/engines.ts';
 import { layerFiles } from '../../src/store/duckdb/layers.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
+import { pointFolder } from '../../src/store/duckdb/point-file-catalog.ts';
 import { LoadRefused, InvalidRows, type Removals } from '../../src/store/writer.ts';
 import { newPostgresDatabase, readAllRecords, startTestApp, TEST_ENGINE, type Fixture, type TestApp } from '../helpers/fixture.ts';
 import { generate, toRequest } from '../helpers/random-queries.ts';
@@ -28,6 +29,13 @@ const DATASET: Record<EventKind, string> = {
   fishing: 'public-global-fishing-events', encounter: 'public-global-encounters-events', loitering: 'public-global-loitering-events',
   port_visit: 'public-global-port-visits-events', gap: 'public-global-gaps-events',
 };
+
+/** A DuckDB database's events in stored order and its point files' bytes, by version. */
+async function storedRows(path: string): Promise<{ events: unknown[][]; points: Record<string, string> }> {
+  const events = await readOnly(path, async (c) => (await c.runAndReadAll(`SELECT version_id, id, entry FROM events ORDER BY rowid`)).getRowsJS());
+  const folder = pointFolder(path);
+  return { events, points: Object.fromEntries(readdirSync(folder).map((name) => [name.split('-')[0]!, readFileSync(join(folder, name)).toString('base64')])) };
+}
 
 const key = (row: PublishedRow) => `${row['event_type']}|${row['event_id']}`;
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '.000Z');
@@ -235,6 +243,12 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     const latestLayered = new Set(Object.values(DATASET).map((d) => versions.filter((v) => v.datasetId === d).at(-1)!).filter((v) => v.version !== 'v1').map((v) => `${v.datasetId}:${v.version}`));
     const compacted = await compactDatabase(copy);
     assert.deepEqual(new Set(compacted.map((v) => `${v.datasetId}:${v.version}`)), latestLayered);
+    // Sorted in ranges of a few dozen rows (src/store/duckdb/sort-ranges.ts), the same rows in the
+    // same order, and the same point files.
+    const ranged = join(dir, 'compacted-ranged.duckdb');
+    copyDuckDbFiles(path, ranged);
+    await compactDatabase(ranged, { sortRangeRows: 37 });
+    assert.deepEqual(await storedRows(ranged), await storedRows(copy));
     assert.deepEqual(await listVersions(compactedDb), versions);
     // The files left hold older updates only.
     const stored = new Set(await readOnly(copy, async (c) => (await c.runAndReadAll(`SELECT version_id::INTEGER FROM dataset_versions`)).getRowsJS().map((row) => row[0] as number)));

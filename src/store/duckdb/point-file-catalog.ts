@@ -10,7 +10,8 @@ import { chunkRead } from './chunk-memory.ts';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { POINT_RECORD_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file-format.ts';
+import { POINT_RECORD_SQL, POINT_ROW_KEY_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file-format.ts';
+import { keyRange, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import { readVersions } from './versions.ts';
 import { tableExists } from './tables.ts';
 import { readOnly } from './inspect.ts';
@@ -38,15 +39,17 @@ export type PointFileProgress = (written: number, total: number) => void;
  * them in a database from before point files or with files of an older format) and names it in
  * meta. Resolves to the files written, for the writer to remove if the load is abandoned.
  */
-export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onRows?: PointFileProgress): Promise<string[]> {
+export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string, onRows?: PointFileProgress, rangeRows = SORT_RANGE_ROWS): Promise<string[]> {
   const named = await namedPointFiles(c);
   const folder = pointFolder(dbPath);
   const missing: number[] = [];
+  const rowsOf = new Map<number, number>();
   let total = 0;
   for (const { versionId, rowCount } of await readVersions(c)) {
     const name = named.get(versionId);
     if (name === undefined || !(await PointFile.usable(join(folder, name), versionId))) {
       missing.push(versionId);
+      rowsOf.set(versionId, rowCount);
       total += rowCount;
     }
   }
@@ -60,12 +63,16 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
       writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
     }
     let done = 0;
-    // A sort of each version's events by vessel, one version at a time: each sort spills one
-    // version's entries, not all of them (docs/performance.md, "How the loader stays within disk");
-    // the events are stored by version, so each reads only its own row groups.
-    for (const versionId of missing) {
+    // Each version's events sorted by vessel, a version at a time and in ranges of the vessel key,
+    // so a sort spills a range's entries, not every version's (sort-ranges.ts); the events are
+    // stored by version, so each reads only its own row groups.
+    const ranges = missing.flatMap((versionId) => {
+      const count = sortRanges(rowsOf.get(versionId)!, rangeRows);
+      return Array.from({ length: count }, (_, i) => ({ versionId, range: keyRange(POINT_ROW_KEY_SQL, i, count) }));
+    });
+    for (const { versionId, range } of ranges) {
       const { writer } = writers.get(versionId)!;
-      const result = await c.stream(`SELECT ${POINT_RECORD_SQL} FROM events WHERE version_id = ${Number(versionId)} ORDER BY ${POINT_ROW_ORDER_SQL}`);
+      const result = await c.stream(`SELECT ${POINT_RECORD_SQL} FROM events WHERE version_id = ${Number(versionId)} AND ${range} ORDER BY ${POINT_ROW_ORDER_SQL}`);
       for await (const chunk of chunksOf(result)) {
         // Typed arrays, not a getItem per value (src/store/duckdb/chunk-columns.ts); the end may be NULL.
         const [high, low, vesselHigh, vesselLow] = [0, 1, 2, 3].map((i) => uint32Column(chunk, i));

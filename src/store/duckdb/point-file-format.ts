@@ -79,8 +79,14 @@ export type PointRow = [keyHigh: number, keyLow: number, id: string, vesselHigh:
 export const POINT_RECORD_SQL = `${ID_KEY_SQL('id')}, ${ID_KEY_SQL('vessel_id')}, epoch_us(start_ts)::DOUBLE, epoch_us(end_ts)::DOUBLE,
   strlen(id)::UINTEGER, strlen(vessel_id)::UINTEGER, encode(id || vessel_id || entry)`;
 
-/** The order the writer takes rows in: grouped by the vessel id's key, ascending (then by start). */
-export const POINT_ROW_ORDER_SQL = 'md5_number_upper(vessel_id), start_ts';
+/** The key the writer's rows are grouped by: the vessel id's, an unsigned 64-bit hash. */
+export const POINT_ROW_KEY_SQL = 'md5_number_upper(vessel_id)';
+
+/**
+ * The order the writer takes rows in: grouped by the vessel id's key, ascending, then by start,
+ * then by id, so that two writes of the same rows (in one sort or in ranges) give the same file.
+ */
+export const POINT_ROW_ORDER_SQL = `${POINT_ROW_KEY_SQL}, start_ts, id`;
 
 const RECORD_FIXED_BYTES = 4 + 4 + 16;
 

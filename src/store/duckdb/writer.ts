@@ -13,6 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
+import { SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
@@ -56,6 +57,8 @@ export class DuckDbWriter implements EngineWriter {
   private droppedLayer: Layer | undefined;
   /** A layer file written again without a dropped version: commit puts it in place of the file. */
   private rewrittenLayer: { from: string; to: string } | undefined;
+  /** Rows a sort takes at most (sort-ranges.ts). */
+  private sortRangeRows = SORT_RANGE_ROWS;
 
   private constructor(
     private readonly target: string,
@@ -123,6 +126,7 @@ export class DuckDbWriter implements EngineWriter {
     if (layerMode) for (const ddl of CREATE_LAYER_TABLES) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
     const writer = new DuckDbWriter(target, workPath, instance, connection, ingestConnection, options.kind, lock, servingTables, layerMode);
+    if (options.sortRangeRows) writer.sortRangeRows = options.sortRangeRows;
     if (servingTables) {
       const stored = new Set((await readVersions(connection, layerMode ? 'served' : undefined)).map((v) => v.versionId));
       writer.layers = await attachLayers(connection, target, stored);
@@ -300,7 +304,8 @@ export class DuckDbWriter implements EngineWriter {
       // spills one version's rows, not all of them. A file per kind, as published, stages each
       // kind's rows together, so the zone maps on kind skip the others' row groups.
       for (const [kind, id] of [...versionIds].sort((a, b) => a[1] - b[1])) {
-        await insertTypedEvents(c, `SELECT ${id} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL AND kind = '${kind}'`, [id], this.servingTables);
+        const rows = kinds.find(([k]) => k === kind)![1];
+        await insertVersionInRanges(c, `SELECT ${id} AS version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM scratch.typed_rows WHERE problem IS NULL AND kind = '${kind}'`, rows, id, this.servingTables, this.sortRangeRows);
       }
       await this.insertRegionIds();
     });
@@ -426,7 +431,7 @@ export class DuckDbWriter implements EngineWriter {
       identity: await writeMissingIdentityRows(this.ingestConnection),
       statsMonths: await writeMissingStatsMonthRows(this.ingestConnection),
     });
-    const [written, counts] = await Promise.allSettled([writeMissingPointFiles(this.connection, this.target, onRows), tables()]);
+    const [written, counts] = await Promise.allSettled([writeMissingPointFiles(this.connection, this.target, onRows, this.sortRangeRows), tables()]);
     if (written.status === 'fulfilled') this.pointFilesWritten.push(...written.value);
     if (written.status === 'rejected') throw written.reason;
     if (counts.status === 'rejected') throw counts.reason;
@@ -499,7 +504,7 @@ export class DuckDbWriter implements EngineWriter {
         await c.run(`CREATE OR REPLACE TEMP TABLE compacted_layers AS SELECT * REPLACE (NULL::VARCHAR AS entry) FROM (${layersRowsSql(layer.chain, tables)})`);
         await c.run(`CREATE OR REPLACE TEMP TABLE compacted_hidden AS ${storedHiddenSql(layer.chain, tables)}`);
         const merged = { ...tables, merged: { layers: 'temp.compacted_layers', storedHidden: 'temp.compacted_hidden' } };
-        await insertTypedEvents(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, merged)})`, [v.versionId], this.servingTables);
+        await insertVersionInRanges(c, `SELECT version_id, ${EVENT_COLUMNS.map(([n]) => `"${n}"`).join(', ')} FROM (${layeredRowsSql(v.versionId, layer.chain, merged)})`, v.rowCount, v.versionId, this.servingTables, this.sortRangeRows);
         await c.run(`DROP TABLE temp.compacted_layers; DROP TABLE temp.compacted_hidden`);
         await c.run(`INSERT INTO dataset_versions SELECT * FROM ${layer.alias}.dataset_versions WHERE version_id = ${v.versionId}`);
         await c.run(`INSERT OR IGNORE INTO region_ids SELECT * FROM ${layer.alias}.region_ids`);
@@ -681,18 +686,38 @@ const STORED_ORDER = 'version_id, start_ts, id';
  * rendered, so the sort carries no entry text (a load, a migration, a compaction, an update's layer).
  */
 function insertTypedEvents(c: DuckDBConnection, typedRows: string, versionIds: number[], servingTables = true): Promise<void> {
-  return writeEvents(c, renderEntries(`SELECT * FROM (${typedRows}) ORDER BY ${STORED_ORDER}`), versionIds, servingTables);
+  return writeEvents(c, [renderEntries(`SELECT * FROM (${typedRows}) ORDER BY ${STORED_ORDER}`)], versionIds, servingTables);
 }
 
 /**
- * Inserts rows in STORED_ORDER into events, then vessel_events, which takes the columns of a
+ * Writes one version's typed rows as insertTypedEvents does, sorted in ranges of start of about
+ * SORT_RANGE_ROWS rows (sort-ranges.ts), each range a scan of `typedRows`; the ranges' bounds are
+ * approximate quantiles of the starts.
+ */
+async function insertVersionInRanges(c: DuckDBConnection, typedRows: string, rowCount: number, versionId: number, servingTables: boolean, rangeRows: number): Promise<void> {
+  const ranges = sortRanges(rowCount, rangeRows);
+  if (ranges <= 1) return insertTypedEvents(c, typedRows, [versionId], servingTables);
+  const fractions = Array.from({ length: ranges - 1 }, (_, i) => (i + 1) / ranges);
+  const bounds = [...new Set((await c.runAndReadAll(
+    `SELECT strftime(unnest(approx_quantile(start_ts, [${fractions.join(', ')}])), '%Y-%m-%d %H:%M:%S.%f') FROM (${typedRows})`,
+  )).getRowsJS().map((r) => r[0] as string | null).filter((b): b is string => b !== null))].sort();
+  // [-, b1), [b1, b2), ... [bn, -]; rows without a start sort last, so they go with the last range.
+  const where = [...bounds, undefined].map((upper, i) => {
+    const lower = i > 0 ? `start_ts >= TIMESTAMP '${bounds[i - 1]}'` : undefined;
+    return upper === undefined ? (lower ? `${lower} OR start_ts IS NULL` : 'true') : [lower, `start_ts < TIMESTAMP '${upper}'`].filter(Boolean).join(' AND ');
+  });
+  await writeEvents(c, where.map((w) => renderEntries(`SELECT * FROM (${typedRows}) WHERE ${w} ORDER BY ${STORED_ORDER}`)), [versionId], servingTables);
+}
+
+/**
+ * Inserts rows in STORED_ORDER (one query's, or ranges' one after another) into events, then vessel_events, which takes the columns of a
  * history, sorted by version and vessel (vessel-table.ts says why version first). The rest of what
  * serving reads comes after, from events (writeMissingServingData): the entries sorted by vessel in
  * the point files (point-file-catalog.ts), the positions sorted by place in spatial_events
  * (spatial-table.ts) and the regions in region_events (region-table.ts).
  */
-async function writeEvents(c: DuckDBConnection, orderedRows: string, versionIds: number[], servingTables: boolean): Promise<void> {
-  await c.run(`INSERT INTO events ${orderedRows}`);
+async function writeEvents(c: DuckDBConnection, orderedRows: string[], versionIds: number[], servingTables: boolean): Promise<void> {
+  for (const rows of orderedRows) await c.run(`INSERT INTO events ${rows}`);
   if (!servingTables) return;
   await c.run(
     `INSERT INTO vessel_events SELECT ${VESSEL_KEY_SQL('vessel_id')} AS vessel_key, version_id, vessel_id, id, kind, start_ts, end_ts
