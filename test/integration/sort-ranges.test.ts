@@ -12,7 +12,7 @@ import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { loadRows } from '../../src/data/load-events.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { pointFolder } from '../../src/store/duckdb/point-file-catalog.ts';
-import { keyRange, sortRanges } from '../../src/store/duckdb/sort-ranges.ts';
+import { keyRanges, sortRanges } from '../../src/store/duckdb/sort-ranges.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-sort-ranges-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +27,7 @@ test('the ranges of a key hold every key exactly once, the bounds included', asy
         const bounds = Array.from({ length: ranges + 1 }, (_, j) => (2n ** 64n * BigInt(j)) / BigInt(ranges)).filter((b) => b < 2n ** 64n);
         const all = [...keys, ...bounds, 2n ** 64n - 1n];
         const values = all.map((k) => `(${k}::UBIGINT)`).join(', ');
-        const counts = Array.from({ length: ranges }, (_, i) => `(${keyRange('k', i, ranges)})::INTEGER`).join(' + ');
+        const counts = keyRanges('k', ranges).map((range) => `(${range})::INTEGER`).join(' + ');
         const rows = (await c.runAndReadAll(`SELECT k::VARCHAR, ${counts} FROM (VALUES ${values}) t(k)`)).getRowsJS();
         for (const [key, holding] of rows) assert.equal(holding, 1, `key ${key} is in ${holding} of ${ranges} ranges`);
       }),

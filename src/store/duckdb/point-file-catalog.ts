@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { POINT_RECORD_SQL, POINT_ROW_KEY_SQL, POINT_ROW_ORDER_SQL, PointFile, PointFileWriter } from './point-file-format.ts';
-import { keyRange, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
+import { keyRanges, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import { readVersions } from './versions.ts';
 import { tableExists } from './tables.ts';
 import { readOnly } from './inspect.ts';
@@ -67,8 +67,7 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
     // so a sort spills a range's entries, not every version's (sort-ranges.ts); the events are
     // stored by version, so each reads only its own row groups.
     const ranges = missing.flatMap((versionId) => {
-      const count = sortRanges(rowsOf.get(versionId)!, rangeRows);
-      return Array.from({ length: count }, (_, i) => ({ versionId, range: keyRange(POINT_ROW_KEY_SQL, i, count) }));
+      return keyRanges(POINT_ROW_KEY_SQL, sortRanges(rowsOf.get(versionId)!, rangeRows)).map((range) => ({ versionId, range }));
     });
     for (const { versionId, range } of ranges) {
       const { writer } = writers.get(versionId)!;

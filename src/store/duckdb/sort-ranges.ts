@@ -14,14 +14,22 @@ export function sortRanges(rows: number, rangeRows = SORT_RANGE_ROWS): number {
   return Math.max(1, Math.ceil(rows / rangeRows));
 }
 
+/**
+ * The conditions of the ranges a column's ascending `bounds` (SQL literals) cut it into, in order:
+ * [-, b1), [b1, b2), ... [bn, -], each lower bound included; rows where the column is NULL sort last,
+ * so they go with the last range.
+ */
+export function rangeConditions(column: string, bounds: readonly string[]): string[] {
+  return [...bounds, undefined].map((upper, i) => {
+    const lower = i > 0 ? `${column} >= ${bounds[i - 1]}` : undefined;
+    if (upper === undefined) return lower ? `(${lower} OR ${column} IS NULL)` : 'true';
+    return [lower, `${column} < ${upper}`].filter(Boolean).join(' AND ');
+  });
+}
+
 const KEYS = 2n ** 64n;
 
-/**
- * The condition of range `i` of `ranges` equal ranges of an unsigned 64-bit key (a hash, spread
- * evenly): its lower bound included, its upper bound excluded, the last one open.
- */
-export function keyRange(key: string, i: number, ranges: number): string {
-  const bound = (j: number) => `${(KEYS * BigInt(j)) / BigInt(ranges)}::UBIGINT`;
-  const conditions = [i > 0 ? `${key} >= ${bound(i)}` : undefined, i < ranges - 1 ? `${key} < ${bound(i + 1)}` : undefined].filter(Boolean);
-  return conditions.length > 0 ? conditions.join(' AND ') : 'true';
+/** The conditions of `ranges` equal ranges of an unsigned 64-bit key (a hash, spread evenly). */
+export function keyRanges(key: string, ranges: number): string[] {
+  return rangeConditions(key, Array.from({ length: ranges - 1 }, (_, j) => `${(KEYS * BigInt(j + 1)) / BigInt(ranges)}::UBIGINT`));
 }

@@ -13,7 +13,7 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs
 import { dirname, join } from 'node:path';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
-import { SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
+import { rangeConditions, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
@@ -701,17 +701,13 @@ async function insertVersionInRanges(c: DuckDBConnection, typedRows: string, row
   const bounds = [...new Set((await c.runAndReadAll(
     `SELECT strftime(unnest(approx_quantile(start_ts, [${fractions.join(', ')}])), '%Y-%m-%d %H:%M:%S.%f') FROM (${typedRows})`,
   )).getRowsJS().map((r) => r[0] as string | null).filter((b): b is string => b !== null))].sort();
-  // [-, b1), [b1, b2), ... [bn, -]; rows without a start sort last, so they go with the last range.
-  const where = [...bounds, undefined].map((upper, i) => {
-    const lower = i > 0 ? `start_ts >= TIMESTAMP '${bounds[i - 1]}'` : undefined;
-    return upper === undefined ? (lower ? `${lower} OR start_ts IS NULL` : 'true') : [lower, `start_ts < TIMESTAMP '${upper}'`].filter(Boolean).join(' AND ');
-  });
+  const where = rangeConditions('start_ts', bounds.map((b) => `TIMESTAMP '${b}'`));
   await writeEvents(c, where.map((w) => renderEntries(`SELECT * FROM (${typedRows}) WHERE ${w} ORDER BY ${STORED_ORDER}`)), [versionId], servingTables);
 }
 
 /**
- * Inserts rows in STORED_ORDER (one query's, or ranges' one after another) into events, then vessel_events, which takes the columns of a
- * history, sorted by version and vessel (vessel-table.ts says why version first). The rest of what
+ * Inserts rows in STORED_ORDER (one query's, or ranges' one after another) into events, then
+ * vessel_events, which takes the columns of a history, sorted by version and vessel (vessel-table.ts says why version first). The rest of what
  * serving reads comes after, from events (writeMissingServingData): the entries sorted by vessel in
  * the point files (point-file-catalog.ts), the positions sorted by place in spatial_events
  * (spatial-table.ts) and the regions in region_events (region-table.ts).
