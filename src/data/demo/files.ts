@@ -28,7 +28,7 @@ export interface GenerateOptions extends DemoOptions {
  * Rows of a kind per CSV or Parquet file. A kind with more is written in parts, `fishing-1.parquet`,
  * `fishing-2.parquet` and so on, each converted and its NDJSON removed as soon as the next part
  * begins: 50M events as NDJSON take some 1.25 KB each, 62 GB had none been converted before the
- * end, and took 33.1 GB at most in parts. Ten million keeps a 10M catalogue's kinds in a file each.
+ * end, and took 32.3 GiB at most in parts. Ten million keeps a 10M catalogue's kinds in a file each.
  */
 export const PART_ROWS = 10_000_000;
 

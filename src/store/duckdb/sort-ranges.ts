@@ -4,8 +4,8 @@
 
 /**
  * Rows a sort takes at most, about: spilled, a row with its entry took about 1.2 KB, so a version
- * sorted whole took 8.6 GB of disk beside the database at 10M events (five times that at 50M), and
- * a range 2.4 GB at most.
+ * sorted whole took 8.4 GiB of disk beside the database at 10M events (five times that at 50M), and
+ * a range about 2.3 GiB at most.
  */
 export const SORT_RANGE_ROWS = 2_000_000;
 

@@ -163,7 +163,7 @@ export class DuckDbWriter implements EngineWriter {
     await c.run(`ATTACH ${sqlText(`${this.workPath}.scratch`)} AS scratch`);
     for (const t of [0, 1]) await c.run(`CREATE TABLE stage.raw_${t} (${RAW_COLUMNS})`);
     // The scratch rows are compressed as any table's: uncompressed they took 816 bytes a row
-    // against 125, 7.7 GB of disk at 10M, for 3 % of a 1M load's time (docs/performance.md, "How
+    // against 125, 7.5 GiB of disk at 10M, for 3 % of a 1M load's time (docs/performance.md, "How
     // the loader stays within disk").
     await c.run(`CREATE TABLE scratch.typed_rows AS ${compileIngest(this.kind, 'stage.raw_0')} LIMIT 0`);
     const probe = await c.createAppender('raw_0', 'main', 'stage');
@@ -273,7 +273,7 @@ export class DuckDbWriter implements EngineWriter {
 
   /**
    * Detaches the staging tables and removes the scratch file once the rows are published: at 10M
-   * events it held 7.7 GB, which the point files' and serving tables' sorts would otherwise spill
+   * events it held 7.5 GiB, which the point files' and serving tables' sorts would otherwise spill
    * beside (docs/performance.md, "How the loader stays within disk").
    */
   private async removeStaging(): Promise<void> {
