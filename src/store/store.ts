@@ -10,7 +10,7 @@ import type { TileCell, TilePoint } from './tile-sql.ts';
 
 export type { TileCell, TilePoint };
 import type { RegionEntry } from './catalog.ts';
-import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { IdentityRow, IuuListing, RegistryRecord } from '../domain/vessel-identity.ts';
 
 /** How busy the engine's connections are. */
 export interface EngineLoad {
@@ -57,8 +57,8 @@ export interface EventStore extends DatasetCatalog {
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]>;
   /** The matching events in a map tile, each as itself. */
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]>;
-  /** Every self-reported vessel identity of the latest version of each dataset (src/store/vessel-identities.ts). */
-  vesselIdentities(): Promise<SelfReportedIdentity[]>;
+  /** Every self-reported vessel identity of the latest version of each dataset, packed and ordered by vessel id, then last seen from the latest, then first seen (src/store/vessel-identities.ts). */
+  vesselIdentities(): Promise<IdentityRow[]>;
   /** The loaded IUU vessel list; undefined when none was loaded (`vessel-events iuu load`). */
   iuuListings(): Promise<IuuListing[] | undefined>;
   /** The loaded vessel registry's records (none when no registry was loaded). */

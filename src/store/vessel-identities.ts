@@ -1,7 +1,7 @@
 // What both engines read for the Vessels API (src/vessels/): every distinct self-reported identity
 // in the latest version of each event dataset, the encounter's second vessel included, as rows of
 // (vessel id, ssvid, name, flag, type, gear type, first seen, last seen, events).
-import type { IuuListing, SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import { identityRow, type IdentityRow, type IuuListing } from '../domain/vessel-identity.ts';
 import { latestVersionOf, type DatasetVersion } from '../query/datasets.ts';
 
 /** The latest version of each dataset: the versions `public-global-vessel-identity:latest` reads. */
@@ -9,9 +9,9 @@ export function latestVersionIds(versions: readonly DatasetVersion[]): number[] 
   return [...new Set(versions.map((v) => v.kind))].map((kind) => latestVersionOf(versions, kind)!.versionId).sort((a, b) => a - b);
 }
 
-/** Rows as both engines select them, grouped across the versions already: one per vessel and identity. */
-export function identitiesOf(rows: readonly unknown[][]): SelfReportedIdentity[] {
-  return rows.map((r) => ({
+/** Rows as an engine selects them, grouped across the versions already (one per vessel and identity), packed. */
+export function identityRowsOf(rows: readonly unknown[][]): IdentityRow[] {
+  return rows.map((r) => identityRow({
     vesselId: r[0] as string,
     ssvid: (r[1] as string | null) ?? null,
     shipname: (r[2] as string | null) ?? null,

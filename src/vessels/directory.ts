@@ -1,14 +1,20 @@
 // The vessels of the loaded events, found by id, by free text and by `where`
 // (docs/api.md, "Vessels"). Built once per opened database from its self-reported identities
-// (src/store/vessel-identities.ts) and kept in memory: 165,290 vessels at 10M events.
+// (src/store/vessel-identities.ts) and kept in memory: 165,290 vessels at 10M events, 828,834 at
+// 50M.
 //
 // A search never walks the vessels one by one: at 10M events that took 450-600 ms a query. Names
 // are kept as one text per form (compact, and folded with single spaces), one line per identity,
-// and found with the engine's string search; identifiers, names and flags have maps
-// (docs/performance.md, "Vessel search").
-import type { RegistryRecord, SelfReportedIdentity } from '../domain/vessel-identity.ts';
+// and MMSIs as a third; they are found with the engine's string search, exact values as whole
+// lines. Flags, IMOs and call signs have maps (docs/performance.md, "Vessel search").
+//
+// Identities stay packed rows (IdentityRow), made objects only for the vessels an answer shows:
+// at 50M events, an object per identity and a map per name and MMSI held 700 MB of heap, and
+// building them took 8 to 10 s (docs/performance.md, "Vessel search").
+import { identityFields, identityOfRow, IDENTITY_FIELD, type IdentityRow, type RegistryRecord } from '../domain/vessel-identity.ts';
 import { WHERE_FIELDS, type WhereExpression, type WhereField } from '../query/vessel-where.ts';
 import { foldedName, nameWords, normalizedShipname } from './names.ts';
+import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
 /** How well a vessel matched a free-text query: lower is better. */
 export const MATCH_RANKS = ['identifier', 'name', 'name start', 'name words', 'name part', 'identifier start'] as const;
@@ -53,7 +59,11 @@ export interface VesselCriteria {
   where?: WhereExpression;
 }
 
-/** One text of lines, each line an identity's name or MMSI, and the vessel each line belongs to. */
+/**
+ * One text of lines, each line an identity's name or MMSI, and the vessel each line belongs to. A
+ * newline inside a value (never in a name, as names are kept) is held as U+0000, in lines and in
+ * what is looked for alike, so that it never splits a line.
+ */
 class Lines {
   readonly text: string;
   /** Where each line starts in the text (after its newline). */
@@ -67,7 +77,7 @@ class Lines {
       this.starts[i] = at + 1;
       at += lines[i]!.length + 1;
     }
-    this.text = `\n${lines.join('\n')}\n`;
+    this.text = `\n${lines.map(oneLine).join('\n')}\n`;
     this.owners = Int32Array.from(owners);
   }
 
@@ -90,85 +100,197 @@ class Lines {
     return (line + 1 < this.starts.length ? this.starts[line + 1]! : this.text.length) - 1;
   }
 
-  /** Every occurrence of `part`, as (line, position) pairs. */
+  /** Every occurrence of `part` (without a newline unless it is one between lines), as (line, position) pairs. */
   *find(part: string): Generator<[number, number]> {
     for (let at = this.text.indexOf(part); at !== -1; at = this.text.indexOf(part, at + 1)) yield [this.lineAt(at), at];
   }
+
+  /** The owners of the lines equal to `value`. */
+  ownersOf(value: string): number[] {
+    return [...this.find(`\n${oneLine(value)}\n`)].map(([, at]) => this.owners[this.lineAt(at + 1)]!);
+  }
+}
+
+const oneLine = (value: string) => (value.includes('\n') ? value.replaceAll('\n', '\u0000') : value);
+
+/** The vessels a search found, best first; each made a Vessel only when a page of them is taken. */
+export class VesselMatches {
+  constructor(private readonly found: readonly number[], private readonly vesselAt: (n: number) => Vessel) {}
+
+  get length(): number {
+    return this.found.length;
+  }
+
+  slice(start = 0, end = this.found.length): Vessel[] {
+    return this.found.slice(start, end).map(this.vesselAt);
+  }
+}
+
+/** The fields a `where` finds through a map; names and MMSIs are found in their texts. */
+const MAPPED_FIELDS = ['flag', 'imo', 'callsign'] as const;
+type MappedField = (typeof MAPPED_FIELDS)[number];
+
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+const [ID, SSVID, SHIPNAME, FLAG, FIRST_SEEN, LAST_SEEN] = [0, 1, 2, 3, 6, 7];
+
+/** The order of identity rows: by vessel id, then last seen from the latest, then first seen. */
+function compareRows(x: readonly (string | null)[], y: readonly (string | null)[]): number {
+  return compareText(x[ID]!, y[ID]!) || compareText(y[LAST_SEEN]!, x[LAST_SEEN]!) || compareText(x[FIRST_SEEN]!, y[FIRST_SEEN]!);
+}
+
+/** The rows in that order (a store gives them so). */
+function sortedRows(rows: readonly IdentityRow[]): IdentityRow[] {
+  const keyed = rows.map((r) => ({ r, fields: identityFields(r) }));
+  return keyed.sort((x, y) => compareRows(x.fields, y.fields)).map((k) => k.r);
 }
 
 export class VesselDirectory {
-  /** Sorted by latest name, then id: equal matches come in this order. */
-  private readonly vessels: Vessel[];
-  private readonly byId = new Map<string, number>();
-  /** Per field, the vessels by their records' key for it (FIELD_KEYS). */
-  private readonly byField = Object.fromEntries(WHERE_FIELDS.map((f) => [f, new Map<string, number[]>()])) as Record<WhereField, Map<string, number[]>>;
+  /**
+   * The identity rows, vessel by vessel in the order of their ids, each vessel's latest first. A
+   * vessel's number is its place in that order; each row is parsed again when a vessel is shown,
+   * and only then.
+   */
+  private readonly rows: readonly IdentityRow[];
+  /** Vessel n's rows: from firstRow[n] up to firstRow[n + 1]. */
+  private readonly firstRow: Int32Array;
+  /** The vessel ids in ascending order (vessel n's is ids[n]): lookups by id bisect them. */
+  private readonly ids: string[] = [];
+  /** Each vessel's place in the order of latest name, then id: equal matches come in this order. */
+  private readonly nameRank: Int32Array;
+  private readonly registry = new Map<number, RegistryRecord[]>();
+  /** Per mapped field, the vessels by their records' key for it (FIELD_KEYS). */
+  private readonly byField = Object.fromEntries(MAPPED_FIELDS.map((f) => [f, new Map<string, number[]>()])) as Record<MappedField, Map<string, number[]>>;
   /** Names without spaces or punctuation (FRIOFORWIN), and folded with single spaces (FRIO FORWIN). */
   private readonly compact: Lines;
   private readonly spaced: Lines;
   private readonly ssvids: Lines;
 
-  /** Registry records of vessels no loaded event carries are left out: the directory is the events' vessels. */
-  constructor(identities: readonly SelfReportedIdentity[], registry: readonly RegistryRecord[] = []) {
-    const records = new Map<string, RegistryRecord[]>();
-    for (const r of registry) (records.get(r.vesselId) ?? records.set(r.vesselId, []).get(r.vesselId)!).push(r);
-    const grouped = new Map<string, SelfReportedIdentity[]>();
-    for (const i of identities) {
-      const list = grouped.get(i.vesselId);
-      if (list) list.push(i);
-      else grouped.set(i.vesselId, [i]);
+  /**
+   * Identity rows in any order; the stores give them in the directory's (compareRows), which
+   * spares a sort. Registry records of vessels no loaded event carries are left out: the
+   * directory is the events' vessels. Each row is split into its fields as it is read, and the
+   * fields dropped: held for every row at once they took 600 MB more at 50M events.
+   */
+  constructor(identities: readonly IdentityRow[], registry: readonly RegistryRecord[] = []) {
+    // Each vessel's first row, id and latest name, in one pass over rows in order; rows out of
+    // order are sorted first, and the pass run again.
+    const firstRows: number[] = [];
+    const names: string[] = [];
+    const group = (rows: readonly IdentityRow[]): boolean => {
+      let previous: (string | null)[] | undefined;
+      for (let k = 0; k < rows.length; k++) {
+        const fields = identityFields(rows[k]!);
+        if (previous && compareRows(previous, fields) > 0) return false;
+        previous = fields;
+        if (k > 0 && fields[ID] === this.ids[this.ids.length - 1]) continue;
+        firstRows.push(k);
+        this.ids.push(fields[ID]!);
+        names.push(fields[SHIPNAME] === null ? '' : normalizedShipname(fields[SHIPNAME]!));
+      }
+      return true;
+    };
+    this.rows = identities;
+    if (!group(identities)) {
+      [firstRows.length, names.length, this.ids.length] = [0, 0, 0];
+      this.rows = sortedRows(identities);
+      group(this.rows);
     }
-    const keyed: { name: string; vessel: Vessel }[] = [];
-    for (const [id, list] of grouped) {
-      if (list.length > 1) list.sort((a, b) => (a.lastSeen === b.lastSeen ? (a.firstSeen < b.firstSeen ? -1 : 1) : a.lastSeen > b.lastSeen ? -1 : 1));
-      keyed.push({ name: FIELD_KEYS.shipname.of(list[0]!) ?? '', vessel: { id, identities: list, registry: (records.get(id) ?? []).sort(latestFirst) } });
+    firstRows.push(this.rows.length);
+    this.firstRow = Int32Array.from(firstRows);
+    // Name, then id, compared apart: as a joined key (a string built per vessel) it took a second
+    // longer at 10M. Vessels are numbered in id order, so equal names compare their numbers.
+    const byName = Array.from(names, (_, n) => n).sort((a, b) => compareText(names[a]!, names[b]!) || a - b);
+    this.nameRank = new Int32Array(byName.length);
+    byName.forEach((n, rank) => (this.nameRank[n] = rank));
+
+    for (const r of registry) {
+      const n = this.numberOf(r.vesselId);
+      if (n === undefined) continue;
+      (this.registry.get(n) ?? this.registry.set(n, []).get(n)!).push(r);
     }
-    // Name, then id: compared apart, as a joined key (a string built per vessel) took a second to sort at 10M.
-    keyed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.vessel.id < b.vessel.id ? -1 : a.vessel.id > b.vessel.id ? 1 : 0));
-    this.vessels = keyed.map((k) => k.vessel);
+    for (const records of this.registry.values()) records.sort(latestFirst);
 
     const [compact, spaced, ssvids, nameOwners, ssvidOwners] = [[], [], [], [], []] as [string[], string[], string[], number[], number[]];
-    this.vessels.forEach((v, n) => {
-      this.byId.set(v.id, n);
-      for (const d of describedBy(v)) {
-        for (const field of WHERE_FIELDS) {
-          const key = FIELD_KEYS[field].of(d);
-          if (key === null) continue;
-          const list = this.byField[field].get(key);
-          if (!list) this.byField[field].set(key, [n]);
-          else if (list[list.length - 1] !== n) list.push(n);
-          if (field === 'shipname') {
-            compact.push(key);
-            spaced.push(foldedName(d.shipname!));
-            nameOwners.push(n);
-          } else if (field === 'ssvid') {
-            ssvids.push(key);
-            ssvidOwners.push(n);
-          }
-        }
+    const describe = (n: number, d: Described, compactName = d.shipname === null ? null : FIELD_KEYS.shipname.of(d)) => {
+      for (const field of MAPPED_FIELDS) {
+        const key = FIELD_KEYS[field].of(d);
+        if (key === null) continue;
+        const list = this.byField[field].get(key);
+        if (!list) this.byField[field].set(key, [n]);
+        else if (list[list.length - 1] !== n) list.push(n);
       }
-    });
+      if (d.shipname !== null) {
+        compact.push(compactName!);
+        spaced.push(foldedName(d.shipname));
+        nameOwners.push(n);
+      }
+      if (d.ssvid !== null) {
+        ssvids.push(d.ssvid);
+        ssvidOwners.push(n);
+      }
+    };
+    for (let n = 0; n < this.ids.length; n++) {
+      for (let row = this.firstRow[n]!; row < this.firstRow[n + 1]!; row++) {
+        const f = identityFields(this.rows[row]!);
+        // The latest name is compacted already.
+        describe(n, { ssvid: f[SSVID] ?? null, shipname: f[SHIPNAME] ?? null, flag: f[FLAG] ?? null }, row === this.firstRow[n] && f[SHIPNAME] !== null ? names[n] : undefined);
+      }
+      for (const r of this.registry.get(n) ?? []) describe(n, r);
+    }
     this.compact = new Lines(compact, nameOwners);
     this.spaced = new Lines(spaced, nameOwners);
     this.ssvids = new Lines(ssvids, ssvidOwners);
   }
 
   get size(): number {
-    return this.vessels.length;
+    return this.ids.length;
   }
 
   vessel(id: string): Vessel | undefined {
-    const n = this.byId.get(id);
-    return n === undefined ? undefined : this.vessels[n];
+    const n = this.numberOf(id);
+    return n === undefined ? undefined : this.vesselAt(n);
+  }
+
+  /** The number of the vessel with this id, found by bisection of the ids. */
+  private numberOf(id: string): number | undefined {
+    let [lo, hi] = [0, this.ids.length - 1];
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const c = compareText(this.ids[mid]!, id);
+      if (c === 0) return mid;
+      if (c < 0) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
+  /** Vessels in the order equal matches come: by latest name, then id. */
+  private readonly byNameRank = (a: number, b: number) => this.nameRank[a]! - this.nameRank[b]!;
+
+  private readonly vesselAt = (n: number): Vessel => {
+    const identities = this.rows.slice(this.firstRow[n], this.firstRow[n + 1]).map(identityOfRow);
+    return { id: this.ids[n]!, identities, registry: this.registry.get(n) ?? [] };
+  };
+
+  private levelOf(n: number): 'SEVERAL_FIELDS' | 'NO_MATCH' {
+    return this.registry.has(n) ? 'SEVERAL_FIELDS' : 'NO_MATCH';
   }
 
   /**
    * Every vessel meeting the criteria, best first: with a query, exact identifiers (vessel id,
    * MMSI), then the name equal to it, starting with it, holding its words as word starts, holding
-   * it anywhere, then MMSIs starting with it; equal matches by name, then id.
+   * it anywhere, then MMSIs starting with it; equal matches by name, then id. With `levels`, only
+   * the vessels at those match levels (matchLevel).
    */
-  search(criteria: VesselCriteria): Vessel[] {
+  search(criteria: VesselCriteria, levels?: ReadonlySet<string>): VesselMatches {
+    const found = this.found(criteria);
+    return new VesselMatches(levels ? found.filter((n) => levels.has(this.levelOf(n))) : found, this.vesselAt);
+  }
+
+  private found(criteria: VesselCriteria): number[] {
     const allowed = criteria.where ? this.matching(criteria.where) : undefined;
-    if (criteria.query === undefined) return [...(allowed ?? [])].sort((a, b) => a - b).map((n) => this.vessels[n]!);
+    if (criteria.query === undefined) return [...(allowed ?? [])].sort(this.byNameRank);
     const rank = new Map<number, number>();
     const offer = (n: number, r: number) => {
       if (allowed && !allowed.has(n)) return;
@@ -176,9 +298,9 @@ export class VesselDirectory {
       if (known === undefined || r < known) rank.set(n, r);
     };
     const query = criteria.query.trim();
-    const id = this.byId.get(query);
+    const id = this.numberOf(query);
     if (id !== undefined) offer(id, 0);
-    for (const field of ['ssvid', 'imo', 'callsign'] as const) for (const n of this.byField[field].get(FIELD_KEYS[field].value(query)) ?? []) offer(n, 0);
+    for (const field of ['ssvid', 'imo', 'callsign'] as const) for (const n of this.vesselsWith(field, query)) offer(n, 0);
     const name = normalizedShipname(query);
     if (name !== '') {
       for (const [line, at] of this.compact.find(name)) {
@@ -191,7 +313,15 @@ export class VesselDirectory {
     if (/^\d+$/.test(query)) for (const [, at] of this.ssvids.find(`\n${query}`)) offer(this.ssvids.owners[this.ssvids.lineAt(at + 1)]!, 5);
     const ranked = MATCH_RANKS.map((): number[] => []);
     for (const [n, r] of rank) ranked[r]!.push(n);
-    return ranked.flatMap((ns) => ns.sort((a, b) => a - b)).map((n) => this.vessels[n]!);
+    return ranked.flatMap((ns) => ns.sort(this.byNameRank));
+  }
+
+  /** The vessels one of whose records has this value of the field (FIELD_KEYS). */
+  private vesselsWith(field: WhereField, value: string): number[] {
+    const key = FIELD_KEYS[field].value(value);
+    if (field === 'shipname') return this.compact.ownersOf(key);
+    if (field === 'ssvid') return this.ssvids.ownersOf(key);
+    return this.byField[field].get(key) ?? [];
   }
 
   /** Names holding every word of the query as the start of one of their words (rank 3). */
@@ -209,15 +339,15 @@ export class VesselDirectory {
     }
   }
 
-  /** The vessels one of whose identities meets the expression, found from the maps. */
+  /** The vessels one of whose identities meets the expression, found from the texts and maps. */
   private matching(e: WhereExpression): Set<number> {
     if (e.op !== 'equals') {
       if (e.op === 'or') return new Set(e.operands.flatMap((o) => [...this.matching(o)]));
       // The smallest operand's vessels, each then checked against the whole expression.
       const sets = e.operands.map((o) => this.matching(o)).sort((a, b) => a.size - b.size);
-      return new Set([...sets[0]!].filter((n) => describedBy(this.vessels[n]!).some((d) => satisfies(d, e))));
+      return new Set([...sets[0]!].filter((n) => describedBy(this.vesselAt(n)).some((d) => satisfies(d, e))));
     }
-    return new Set(this.byField[e.field].get(FIELD_KEYS[e.field].value(e.value.trim())) ?? []);
+    return new Set(this.vesselsWith(e.field, e.value.trim()));
   }
 }
 

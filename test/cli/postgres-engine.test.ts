@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { generateDemoRows } from '../../src/data/demo/generate.ts';
 import { openStores } from '../../src/store/engines.ts';
+import { identityOfRow } from '../../src/domain/vessel-identity.ts';
 import { cellKey } from '../../src/geo/grid.ts';
 import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
@@ -116,14 +117,14 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const identities = async () => {
       const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
       try {
-        return (await stores.current().vesselIdentities()).map((i) => JSON.stringify(i)).sort();
+        return [...(await stores.current().vesselIdentities())].sort();
       } finally {
         await stores.close();
       }
     };
     const stored = await identities();
     const vessels = Number((await query(url, `SELECT count(DISTINCT id) FROM (SELECT vessel_id AS id FROM events UNION ALL SELECT record->'otherVessel'->>'id' FROM events WHERE record->'otherVessel'->>'id' IS NOT NULL) v`))[0]![0]);
-    assert.equal(new Set(stored.map((s) => (JSON.parse(s) as { vesselId: string }).vesselId)).size, vessels);
+    assert.equal(new Set(stored.map((s) => identityOfRow(s).vesselId)).size, vessels);
     await query(url, 'DELETE FROM identity_versions');
     assert.deepEqual(await identities(), stored);
     const gaps = (await query(url, `SELECT version_id FROM dataset_versions WHERE kind = 'gap'`))[0]![0] as number;

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readVesselIdentities } from '../../src/store/duckdb/identity-table.ts';
+import { identityOfRow, type SelfReportedIdentity } from '../../src/domain/vessel-identity.ts';
 import { readVersions } from '../../src/store/duckdb/versions.ts';
 import { readOnly } from '../../src/store/duckdb/inspect.ts';
 import { latestVersionIds } from '../../src/store/vessel-identities.ts';
@@ -25,9 +26,16 @@ after(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/** The rows read, checked to come in the directory's order (vessel id, then last seen from the latest, then first seen), sorted as text. */
 const identitiesAt = (path: string) => readOnly(path, async (c) => {
-  const identities = await readVesselIdentities(c, latestVersionIds(await readVersions(c)));
-  return identities.map((i) => JSON.stringify(i)).sort();
+  const rows = await readVesselIdentities(c, latestVersionIds(await readVersions(c)));
+  const key = (i: SelfReportedIdentity) => [i.vesselId, i.lastSeen, i.firstSeen] as const;
+  rows.map(identityOfRow).reduce((previous, i) => {
+    const [[pid, plast, pfirst], [id, last, first]] = [key(previous), key(i)];
+    assert.ok(pid < id || (pid === id && (plast > last || (plast === last && pfirst <= first))), `${JSON.stringify(previous)} before ${JSON.stringify(i)}`);
+    return i;
+  });
+  return [...rows].sort();
 });
 const count = (path: string, sql: string) => readOnly(path, async (c) => Number((await c.runAndReadAll(sql)).getRowsJS()[0]![0]));
 
@@ -46,7 +54,7 @@ test('the table holds what grouping the events gives, and a file without it is r
   assert.deepEqual(await identitiesAt(path), stored);
   // Every vessel of the events, and every encounter's second vessel, has its identities.
   const vessels = await count(path, `SELECT count(DISTINCT id) FROM (SELECT vessel_id AS id FROM events UNION ALL SELECT other_vessel.id FROM events WHERE other_vessel.id IS NOT NULL)`);
-  assert.equal(new Set(stored.map((s) => (JSON.parse(s) as { vesselId: string }).vesselId)).size, vessels);
+  assert.equal(new Set(stored.map((s) => identityOfRow(s).vesselId)).size, vessels);
 });
 
 test('dropping a version drops its rows of the table', async () => {

@@ -8,8 +8,8 @@ import { InvalidParameters } from '../../src/query/errors.ts';
 import { MAX_WHERE_DEPTH, parseWhere, WHERE_FIELDS, type WhereExpression } from '../../src/query/vessel-where.ts';
 import { normalizeVesselSearch, writeCursor } from '../../src/query/vessel-params.ts';
 import { nameWords, normalizedShipname } from '../../src/vessels/names.ts';
-import { VesselDirectory } from '../../src/vessels/directory.ts';
-import type { SelfReportedIdentity } from '../../src/domain/vessel-identity.ts';
+import { VesselDirectory, type VesselMatches } from '../../src/vessels/directory.ts';
+import { identityOfRow, identityRow, type RegistryRecord, type SelfReportedIdentity } from '../../src/domain/vessel-identity.ts';
 
 /** An expression as a client might write it: quotes doubled, AND/OR in any case, parentheses around every group. */
 function print(e: WhereExpression, caseOf: (w: string) => string): string {
@@ -87,6 +87,11 @@ describe('names', () => {
   });
 });
 
+const registered = (vesselId: string): RegistryRecord => ({
+  vesselId, ssvid: null, imo: '9076260', callsign: 'UCRZ', shipname: 'SEA STAR', flag: 'ECU', geartypes: [], lengthM: null, tonnageGt: null,
+  sourceCode: ['TEST'], dateFrom: null, dateTo: null, owner: null, authorizations: [],
+});
+
 const identity = (vesselId: string, shipname: string | null, ssvid: string | null, flag: string | null, lastSeen = '2020-01-01T00:00:00Z'): SelfReportedIdentity => ({
   vesselId, ssvid, shipname, flag, type: 'fishing', gearType: null, firstSeen: '2019-01-01T00:00:00Z', lastSeen, events: 1,
 });
@@ -100,8 +105,8 @@ describe('the directory', () => {
     identity('v5', 'SEA STAR', '775998', 'ECU'),
     identity('v6', 'OLD NAME', '441618000', 'KOR', '2015-01-01T00:00:00Z'),
     identity('v6', 'SEIN PHOENIX', '441618000', 'KOR', '2021-01-01T00:00:00Z'),
-  ]);
-  const ids = (found: { id: string }[]) => found.map((v) => v.id);
+  ].map(identityRow), [registered('v5')]);
+  const ids = (found: VesselMatches) => found.slice().map((v) => v.id);
 
   test('ranks an identifier, then the name, its start, its words, a part of it, then MMSIs it starts', () => {
     assert.deepEqual(ids(directory.search({ query: 'don tito' })), ['v1', 'v2', 'v3', 'v4']);
@@ -117,7 +122,44 @@ describe('the directory', () => {
     assert.deepEqual(ids(directory.search({ where })), ['v6']);
     assert.deepEqual(ids(directory.search({ where: parseWhere(`shipname = 'old name' AND shipname = 'sein phoenix'`) })), []);
     assert.deepEqual(ids(directory.search({ where: parseWhere(`flag = 'PER'`), query: 'tito' })), ['v1', 'v2']);
-    assert.deepEqual(ids(directory.search({ where: parseWhere(`imo = '9076260' OR callsign = 'UCRZ'`) })), []);
+    assert.deepEqual(ids(directory.search({ where: parseWhere(`imo = '9076260' OR callsign = 'UCRZ'`) })), ['v5']);
+    assert.deepEqual(ids(directory.search({ where: parseWhere(`mmsi = '775998'`) })), ['v5']);
+    assert.deepEqual(ids(directory.search({ where: parseWhere(`mmsi = '77599'`) })), []);
+    assert.deepEqual(ids(directory.search({ where: parseWhere(`shipname = 'Tito Don'`) })), ['v3']);
+  });
+
+  test('keeps the vessels at the match levels asked for, and pages without making the others', () => {
+    const found = directory.search({ query: 'tito' });
+    // TITO DON starts with it; the others hold it as a word start, by name.
+    assert.deepEqual(ids(found), ['v3', 'v4', 'v1', 'v2']);
+    assert.equal(found.length, 4);
+    assert.deepEqual(found.slice(1, 3).map((v) => v.id), ['v4', 'v1']);
+    assert.deepEqual(ids(directory.search({ query: '775998' }, new Set(['SEVERAL_FIELDS']))), ['v5']);
+    assert.deepEqual(ids(directory.search({ query: '775998' }, new Set(['NO_MATCH']))), ['v1', 'v2']);
+    assert.equal(directory.vessel('v5')!.registry.length, 1);
+  });
+
+  test('finds each vessel by its id, whatever the order of the rows given', () => {
+    const rows = fc.sample(fc.shuffledSubarray([...'abcdefghij'].flatMap((v, i) => [identity(v, `N${i}`, null, null, '2020-01-01T00:00:00Z'), identity(v, `M${i}`, null, null, '2021-01-01T00:00:00Z')]), { minLength: 20, maxLength: 20 }), 20);
+    for (const shuffled of rows) {
+      const d = new VesselDirectory(shuffled.map(identityRow));
+      assert.equal(d.size, 10);
+      for (const [i, v] of [...'abcdefghij'].entries()) assert.deepEqual(d.vessel(v)!.identities.map((x) => x.shipname), [`M${i}`, `N${i}`]);
+      assert.equal(d.vessel('k'), undefined);
+      assert.equal(d.vessel(''), undefined);
+    }
+  });
+});
+
+describe('identity rows', () => {
+  test('give back the identity packed, nulls and separators in names included', () => {
+    const text = fc.option(fc.string({ unit: 'binary', maxLength: 8 }).map((t) => t.replace(/[\u001e\u001f]/g, ' ')), { nil: null });
+    fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 8 }).filter((t) => !/[\u0000\u001e\u001f]/.test(t)), text, text, text, text, text, fc.nat(), (vesselId, ssvid, shipname, flag, type, gearType, events) => {
+      fc.pre([ssvid, shipname, flag, type, gearType].every((v) => v !== '\u0000'));
+      const i: SelfReportedIdentity = { vesselId, ssvid, shipname, flag, type, gearType, firstSeen: '2019-01-01T00:00:00Z', lastSeen: '2020-01-01T00:00:00Z', events };
+      assert.deepEqual(identityOfRow(identityRow(i)), i);
+    }), { numRuns: 500 });
+    assert.equal(identityOfRow(identityRow({ ...identity('v', 'A\u001fB', null, null) })).shipname, 'A B');
   });
 
   test('agrees with a plain reading of the identities on random names and queries', () => {
@@ -126,7 +168,7 @@ describe('the directory', () => {
       const all = names.map((n, i) => identity(`v${i}`, n.join(' '), String(100000 + i), 'PER'));
       const query = queryWords.join(' ');
       fc.pre([...query].length >= 3);
-      const found = new VesselDirectory(all).search({ query });
+      const found = new VesselDirectory(all.map(identityRow)).search({ query }).slice();
       // Every vessel whose name holds each of the query's words as a word start, and only those, is found (a part of a name ranks after).
       const q = normalizedShipname(query);
       const expected = all.filter((i) => {

@@ -71,7 +71,7 @@ export async function vesselRoutes(app: FastifyInstance, options: { cacheMaxAgeS
     const etag = etagOf({ operation: 'vessel-search', generation: store.generation(), asked: { fingerprint: search.fingerprint, offset: search.offset, limit: search.limit, includes: [...search.includes].sort() } });
     if (answerFromCache(request, reply, etag, options.cacheMaxAgeSeconds)) return reply;
     const directory = await vesselDirectory(store);
-    const found = keepLevels(directory.search({ query: search.query, where: search.where }), search.matchLevels);
+    const found = directory.search({ query: search.query, where: search.where }, search.matchLevels);
     const end = search.offset + search.limit;
     return reply.type('application/json').send(JSON.stringify({
       metadata: { query: search.query ?? null, where: params.where ?? null, datasets: [VESSEL_DATASET_LATEST] },

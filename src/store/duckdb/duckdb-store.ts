@@ -28,7 +28,7 @@ import { monthRows, readStatsMonthVersions } from './stats-months.ts';
 import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import { tableExists } from './tables.ts';
-import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import type { IdentityRow, IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { SORTED_WITH_ENTRIES_MAX } from './sorted-page.ts';
 import { chooseAccessPath, type AccessPath, type PathContext } from './access-path.ts';
 import { addLayerRegionIds, attachLayers, correctionsFrom, eventsFrom, layersIdentity, type Layers } from './layers.ts';
@@ -226,7 +226,7 @@ export class DuckDbStore extends Catalog implements EventStore {
     return { ...compileWhere(query), ...(from ? { from } : {}) };
   }
 
-  vesselIdentities(): Promise<SelfReportedIdentity[]> {
+  vesselIdentities(): Promise<IdentityRow[]> {
     const latest = latestVersionIds(this.versions());
     return this.pool.use('heavy', (c) => readVesselIdentities(c, latest, eventsFrom(this.layers, latest)));
   }

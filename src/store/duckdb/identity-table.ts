@@ -5,9 +5,9 @@
 // conversion at 10M, docs/performance.md "Vessel search"). A version written before the table is
 // grouped from events until a load or `migrate` writes its rows.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
-import { identitiesOf } from '../vessel-identities.ts';
+import { IDENTITY_FIELD, IDENTITY_NULL, IDENTITY_ROW_END, type IdentityRow } from '../../domain/vessel-identity.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
+import { blobColumnValues } from './chunk-columns.ts';
 
 export const CREATE_IDENTITY_TABLES = [
   `CREATE TABLE IF NOT EXISTS vessel_identities (
@@ -41,14 +41,17 @@ export function dropIdentityRows(c: DuckDBConnection, versionId: number): Promis
 }
 
 const ISO = `'%Y-%m-%dT%H:%M:%SZ'`;
-const [FIELD, ROW] = ['\u001f', '\u001e'];
 
 /**
- * The identities of the versions: from vessel_identities where it holds them, else grouped from
- * events (`events`: their FROM, layered versions' included, layers.ts). Read as one text, fields and rows split by control characters: the driver's conversion
- * of 165,290 rows of nine values took 1.7 s at 10M, the text 0.2 s.
+ * The identities of the versions, packed (IdentityRow) and ordered by vessel id, then last seen
+ * from the latest, then first seen: from vessel_identities where it holds them, else grouped from
+ * events (`events`: their FROM, layered versions' included, layers.ts). Each row is built as one
+ * text: the driver's conversion of 165,290 rows of nine values took 1.7 s at 10M, the text 0.2 s.
+ * The rows are streamed a chunk at a time: aggregated into one text, 828,834 identities at 50M
+ * events (109 MB) needed more than the server's 160 MB memory limit, and 1.2 GiB of RSS under a
+ * higher one (docs/performance.md, "Vessel search").
  */
-export async function readVesselIdentities(c: DuckDBConnection, versionIds: number[], events = 'events'): Promise<SelfReportedIdentity[]> {
+export async function readVesselIdentities(c: DuckDBConnection, versionIds: number[], events = 'events'): Promise<IdentityRow[]> {
   if (versionIds.length === 0) return [];
   const held = (await tableExists(c, 'identity_versions'))
     ? new Set((await c.runAndReadAll(`SELECT version_id::INTEGER FROM identity_versions`)).getRowsJS().map((r) => r[0] as number))
@@ -59,14 +62,20 @@ export async function readVesselIdentities(c: DuckDBConnection, versionIds: numb
     ...(stored.length > 0 ? [`SELECT * EXCLUDE (version_id) FROM vessel_identities WHERE version_id IN (${stored.join(', ')})`] : []),
     ...(grouped.length > 0 ? [`SELECT * EXCLUDE (version_id) FROM (${groupedSql(grouped, events)})`] : []),
   ];
-  // The fields may hold anything but the two separators, which names never do; NULL is written as \u0000.
-  const field = (column: string) => `coalesce(replace(replace(${column}, '${FIELD}', ' '), '${ROW}', ' '), chr(0))`;
+  // IDENTITY_NULL as chr(0): a NUL inside the statement's text would end it.
+  const field = (column: string) => `coalesce(replace(replace(${column}, '${IDENTITY_FIELD}', ' '), '${IDENTITY_ROW_END}', ' '), chr(${IDENTITY_NULL.charCodeAt(0)}))`;
   const columns = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].map(field);
   // Grouped again across the versions: a vessel is in most of them (550,000 rows at 10M, 165,290 identities).
-  const sql = `SELECT string_agg(concat_ws('${FIELD}', ${columns.join(', ')}, strftime(c7, ${ISO}), strftime(c8, ${ISO}), c9::VARCHAR), '${ROW}')
+  const sql = `SELECT encode(concat_ws('${IDENTITY_FIELD}', ${columns.join(', ')}, strftime(c7, ${ISO}), strftime(c8, ${ISO}), c9::VARCHAR) || '${IDENTITY_ROW_END}')
     FROM (SELECT c1, c2, c3, c4, c5, c6, min(c7) AS c7, max(c8) AS c8, sum(c9) AS c9
-            FROM (${sources.join(' UNION ALL ')}) t(c1, c2, c3, c4, c5, c6, c7, c8, c9) GROUP BY ALL)`;
-  const text = (await c.runAndReadAll(sql)).getRowsJS()[0]![0] as string | null;
-  if (!text) return [];
-  return identitiesOf(text.split(ROW).map((row) => row.split(FIELD).map((v) => (v === '\u0000' ? null : v))));
+            FROM (${sources.join(' UNION ALL ')}) t(c1, c2, c3, c4, c5, c6, c7, c8, c9) GROUP BY ALL)
+    ORDER BY c1, c8 DESC, c7`;
+  const result = await c.stream(sql);
+  const decoder = new TextDecoder();
+  const rows: IdentityRow[] = [];
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    // Each piece holds whole rows, each ending with IDENTITY_ROW_END.
+    for (const piece of blobColumnValues(chunk, 0).pieces) for (const row of decoder.decode(piece).slice(0, -1).split(IDENTITY_ROW_END)) rows.push(row);
+  }
+  return rows;
 }

@@ -6,8 +6,8 @@
 // is grouped from its records until the next write adds its rows.
 import type pg from 'pg';
 import { versionsListedIn, versionsMissingFrom } from './version-tables.ts';
-import type { SelfReportedIdentity } from '../../domain/vessel-identity.ts';
-import { identitiesOf } from '../vessel-identities.ts';
+import type { IdentityRow } from '../../domain/vessel-identity.ts';
+import { identityRowsOf } from '../vessel-identities.ts';
 
 export const CREATE_IDENTITY_TABLES = [
   `CREATE TABLE IF NOT EXISTS vessel_identities (
@@ -63,8 +63,12 @@ export async function dropIdentityRows(c: pg.ClientBase, versionId: number): Pro
 
 const ISO = `'YYYY-MM-DD"T"HH24:MI:SS"Z"'`;
 
-/** The identities of the versions, grouped again across them: from vessel_identities where it holds them, else from the records. */
-export async function readVesselIdentities(c: pg.ClientBase, versionIds: number[]): Promise<SelfReportedIdentity[]> {
+/**
+ * The identities of the versions, grouped again across them and packed (IdentityRow), ordered as
+ * the directory orders them (by vessel id, then last seen from the latest, then first seen): from
+ * vessel_identities where it holds them, else from the records.
+ */
+export async function readVesselIdentities(c: pg.ClientBase, versionIds: number[]): Promise<IdentityRow[]> {
   if (versionIds.length === 0) return [];
   const held = await versionsListedIn(c, 'identity_versions');
   const stored = versionIds.filter((v) => held.has(v));
@@ -80,7 +84,8 @@ export async function readVesselIdentities(c: pg.ClientBase, versionIds: number[
     sources.push(`SELECT c1, c2, c3, c4, c5, c6, c7, c8, c9 FROM (${groupedSql(`$${values.length}::smallint[]`)}) g(v, c1, c2, c3, c4, c5, c6, c7, c8, c9)`);
   }
   const sql = `SELECT c1, c2, c3, c4, c5, c6, to_char(min(c7), ${ISO}), to_char(max(c8), ${ISO}), sum(c9)::float8
-    FROM (${sources.join(' UNION ALL ')}) t(c1, c2, c3, c4, c5, c6, c7, c8, c9) GROUP BY 1, 2, 3, 4, 5, 6`;
+    FROM (${sources.join(' UNION ALL ')}) t(c1, c2, c3, c4, c5, c6, c7, c8, c9) GROUP BY 1, 2, 3, 4, 5, 6
+    ORDER BY c1 COLLATE "C", max(c8) DESC, min(c7)`;
   const rows = (await c.query({ text: sql, values, rowMode: 'array' })).rows as unknown[][];
-  return identitiesOf(rows);
+  return identityRowsOf(rows);
 }

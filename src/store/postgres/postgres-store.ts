@@ -3,7 +3,7 @@
 // server only reads, and loads write through src/store/postgres/writer.ts, from anywhere.
 import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
-import type { IuuListing, RegistryRecord, SelfReportedIdentity } from '../../domain/vessel-identity.ts';
+import type { IdentityRow, IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
@@ -271,7 +271,7 @@ export class PostgresStore extends Catalog implements EventStore {
     return this.db.use((c) => readTilePoints((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, '(extract(epoch FROM start_ts) * 1000)::float8'));
   }
 
-  vesselIdentities(): Promise<SelfReportedIdentity[]> {
+  vesselIdentities(): Promise<IdentityRow[]> {
     return this.db.use((c) => readVesselIdentities(c, latestVersionIds(this.versions())));
   }
 
