@@ -125,6 +125,20 @@ function idsSharingHighHalf(pairs: number): [string, string][] {
   return found;
 }
 
+test('a file of many runs of the index finds every id, first and last of each run included, and no other', async () => {
+  // 2,600 ids: eleven runs of 256 keys (the fence's step), the last one short.
+  const entries = Array.from({ length: 2600 }, (_, i): [string, string, string] => [`run-${i}`, `{"n":${i}}`, `v${i % 40}`]);
+  const path = join(scratch, 'many-runs.points');
+  await writePointFile(path, 6, inChunks(entries, 500));
+  const file = await PointFile.open(path, 6);
+  try {
+    for (const [id, entry] of entries) assert.equal(await file.entry(id), entry, id);
+    for (let i = 0; i < 300; i++) assert.equal(await file.entry(`absent-${i}`), undefined);
+  } finally {
+    await file.close();
+  }
+});
+
 test('ids whose keys share the high half are told apart, in the same block or in others', async () => {
   const [[a, b], [c, absent]] = idsSharingHighHalf(2) as [[string, string], [string, string]];
   assert.equal(idKey(a)[0], idKey(b)[0]);

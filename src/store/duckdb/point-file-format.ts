@@ -3,9 +3,10 @@
 // block is read, and a vessel's history costs two queries of 3-8 ms each (docs/performance.md,
 // "Lookups by id: point files" and "Vessel histories from the point files"). A point file holds one
 // dataset version's stored entries grouped by vessel, in brotli-compressed
-// blocks of about 64 KB; an index of a 64-bit key of each id, sorted, whose high halves and blocks
-// the server keeps in memory, so a lookup by id is one read and one block's decompression; and, per
-// vessel, where its run of records starts, so its history is one read of the blocks it spans. The
+// blocks of about 32 KB; an index of a 64-bit key of each id, sorted, with every 256th key (the
+// fence) kept in memory by the server, so a lookup by id is two reads, of 4 KB of the index and of
+// a block, and one block's decompression; and, per vessel, where its run of records starts, so its
+// history is one read of the blocks it spans. The
 // loader writes one per version it publishes (point-file-catalog.ts), from the events sorted by vessel;
 // the database names it in its meta table, so a file belongs to exactly the database that names it.
 //
@@ -14,8 +15,7 @@
 //                     u32 vesselBytes | vessel id | f64 start µs | f64 end µs (NaN: open) | entry
 //   block offsets     u64[blocks + 1], absolute; the last is where this table starts
 //   index             16 B per entry, sorted by key: u32 keyHigh | u32 keyLow | u32 block | u32 slot
-//   fence             u32 keyHigh | u32 keyLow of every FENCE_STEP-th index entry (no longer read:
-//                     the server holds the index's keys in memory; kept so files need no rewrite)
+//   fence             u32 keyHigh | u32 keyLow of every FENCE_STEP-th index entry
 //   vessel runs       20 B per vessel key, sorted: u32 keyHigh | u32 keyLow | u32 block | u32 slot | u32 records
 //   footer            FOOTER_BYTES: magic | u32 versionId | u32 entries | u32 blocks | u32 fence
 //                     entries | u32 vessel runs | u32 0 | u64 offsets at | u64 index at | u64 fence
@@ -30,10 +30,8 @@ const MAGIC = 'VEPOINT2';
 const FOOTER_BYTES = 64;
 const INDEX_ENTRY_BYTES = 16;
 const RUN_WORDS = 5;
-/** Index entries per fence key (written, not read since the index is held in memory). */
+/** Index entries per fence key: a lookup reads this many (4 KB). */
 const FENCE_STEP = 256;
-/** Index entries read at a time when a file is opened (4 MB). */
-const INDEX_READ_ENTRIES = 1 << 18;
 /**
  * Raw bytes per block. Measured on the 1M demo (2026-11-23): brotli at quality 1 on 64 KB blocks
  * took 207 B per entry and 5.6 s per million entries to write, 0.32 ms a lookup; deflate at level 1
@@ -261,13 +259,14 @@ export class PointFile {
     private readonly file: FileHandle,
     private readonly offsets: Float64Array,
     /**
-     * The high half of every id's key, sorted, and the block of its record: 8 B per event in
-     * memory (59 MB for the 10M file's 7.4M fishing events). Read from the file's index, the
-     * lookup cost a random read of the index beside the block's (0.45 ms each on the 10M file,
-     * which the page cache does not hold: docs/performance.md, "Lookups by id in memory").
+     * The fence: the key (high, low) of every FENCE_STEP-th index entry. A lookup reads the index
+     * run it points to from the file. Holding every key's high half and block in memory instead
+     * (8 B an event) took 400 MB of the server at 50M events, for 0.5 ms less a lookup
+     * (docs/performance.md, "Lookups by id: the index read").
      */
-    private readonly idHighs: Uint32Array,
-    private readonly idBlocks: Uint32Array,
+    private readonly fence: Uint32Array,
+    private readonly entries: number,
+    private readonly indexAt: number,
     /** Every vessel run (RUN_WORDS words each), in memory: 20 B per vessel of the version. */
     private readonly runs: Uint32Array,
   ) {}
@@ -280,23 +279,13 @@ export class PointFile {
       const table = await readAt(file, f.offsetsAt, 8 * (f.blocks + 1));
       const offsets = new Float64Array(f.blocks + 1);
       for (let b = 0; b <= f.blocks; b++) offsets[b] = Number(table.readBigUInt64LE(8 * b));
-      const idHighs = new Uint32Array(f.entries);
-      const idBlocks = new Uint32Array(f.entries);
-      for (let first = 0; first < f.entries; first += INDEX_READ_ENTRIES) {
-        const n = Math.min(INDEX_READ_ENTRIES, f.entries - first);
-        const run = await readAt(file, f.indexAt + first * INDEX_ENTRY_BYTES, n * INDEX_ENTRY_BYTES);
-        // The writer wrote the index from a Uint32Array (native order), read back the same way; buffers
-        // this large are not pooled, so the words are aligned.
-        const words = new Uint32Array(run.buffer, run.byteOffset, 4 * n);
-        for (let k = 0; k < n; k++) {
-          idHighs[first + k] = words[4 * k]!;
-          idBlocks[first + k] = words[4 * k + 2]!;
-        }
-      }
+      const fenceBytes = await readAt(file, f.fenceAt, 8 * f.fenceEntries);
+      const fence = new Uint32Array(2 * f.fenceEntries);
+      for (let i = 0; i < fence.length; i++) fence[i] = fenceBytes.readUInt32LE(4 * i);
       const runBytes = await readAt(file, f.runsAt, 4 * RUN_WORDS * f.runCount);
       const runs = new Uint32Array(RUN_WORDS * f.runCount);
       for (let i = 0; i < runs.length; i++) runs[i] = runBytes.readUInt32LE(4 * i);
-      return new PointFile(file, offsets, idHighs, idBlocks, runs);
+      return new PointFile(file, offsets, fence, f.entries, f.indexAt, runs);
     } catch (e) {
       await file.close();
       throw e;
@@ -319,21 +308,31 @@ export class PointFile {
 
   /** The stored entry of an id, or undefined when this version has none. */
   async entry(id: string): Promise<string | undefined> {
-    const [high] = idKey(id);
-    const highs = this.idHighs;
+    const [high, low] = idKey(id);
+    // The first fence key not below the id's: entries with its key start in the run before it.
+    const fence = this.fence;
     let lo = 0;
-    let hi = highs.length;
+    let hi = fence.length / 2;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (highs[mid]! < high) lo = mid + 1;
+      if (compareKeys(fence[2 * mid]!, fence[2 * mid + 1]!, high, low) < 0) lo = mid + 1;
       else hi = mid;
     }
-    // Ids whose keys share the high half (about one in 580 at 7.4M ids) are told apart by the id.
-    const wanted = Buffer.from(id, 'utf8');
-    for (let at = lo; at < highs.length && highs[at] === high; at++) {
-      const raw = await this.block(this.idBlocks[at]!);
-      const slot = slotOf(raw, wanted);
-      if (slot >= 0) return recordAt(raw, slot).entry();
+    // Ids whose keys are equal (about one in 2^32 pairs) are told apart by the id; their entries
+    // may run on into the next run.
+    for (let first = Math.max(0, lo - 1) * FENCE_STEP; first < this.entries; first += FENCE_STEP) {
+      const n = Math.min(FENCE_STEP, this.entries - first);
+      const run = await readAt(this.file, this.indexAt + first * INDEX_ENTRY_BYTES, n * INDEX_ENTRY_BYTES);
+      // The writer wrote the index from a Uint32Array (native order), read back the same way; the
+      // buffer is the read's own, so the words are aligned.
+      const words = new Uint32Array(run.buffer, run.byteOffset, 4 * n);
+      for (let k = 0; k < n; k++) {
+        const order = compareKeys(words[4 * k]!, words[4 * k + 1]!, high, low);
+        if (order < 0) continue;
+        if (order > 0) return undefined;
+        const record = recordAt(await this.block(words[4 * k + 2]!), words[4 * k + 3]!);
+        if (record.id === id) return record.entry();
+      }
     }
     return undefined;
   }
@@ -386,17 +385,6 @@ export class PointFile {
   async close(): Promise<void> {
     await this.file.close();
   }
-}
-
-/** The slot of the record with this id (its UTF-8 bytes) in a block, or -1. */
-function slotOf(raw: Buffer, id: Buffer): number {
-  const n = raw.readUInt32LE(0);
-  const base = 4 + 4 * n;
-  for (let slot = 0; slot < n; slot++) {
-    const from = base + raw.readUInt32LE(4 + 4 * slot);
-    if (raw.readUInt32LE(from) === id.length && raw.compare(id, 0, id.length, from + 4, from + 4 + id.length) === 0) return slot;
-  }
-  return -1;
 }
 
 /** The record in a block's slot; its entry is decoded only when asked for. */
