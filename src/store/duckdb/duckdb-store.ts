@@ -24,7 +24,8 @@ import type { PointFile } from './point-file-format.ts';
 import { openPointFiles } from './point-file-catalog.ts';
 import { readSpatialCells } from './spatial-table.ts';
 import { readRegionVersions } from './region-table.ts';
-import { monthRows, readStatsMonthVersions } from './stats-months.ts';
+import { monthRows, readStatsMonthVersions, type MonthTables } from './stats-months.ts';
+import { readMonthSummaries } from './month-summaries.ts';
 import { readVesselIdentities } from './identity-table.ts';
 import { iuuListingsOf, IUU_COLUMNS, latestVersionIds } from '../vessel-identities.ts';
 import { tableExists } from './tables.ts';
@@ -94,8 +95,8 @@ export class DuckDbStore extends Catalog implements EventStore {
     /** Each version's point file (point-file-format.ts); a version without one is read from the tables. */
     private readonly points: Map<number, PointFile>,
     regionVersions: ReadonlySet<number>,
-    /** The versions stats_months holds (stats-months.ts). */
-    private readonly statsMonthVersions: ReadonlySet<number>,
+    /** The versions stats_months and its summaries hold (stats-months.ts, month-summaries.ts). */
+    private readonly monthTables: MonthTables,
     contents: CatalogContents,
     sortedWithEntriesMax: number,
     /** The layered versions (layers.ts), their files attached to the instance. */
@@ -155,13 +156,13 @@ export class DuckDbStore extends Catalog implements EventStore {
     });
     const spatialCells = await readSpatialCells(catalogConnection);
     const regionVersions = await readRegionVersions(catalogConnection);
-    const statsMonthVersions = await readStatsMonthVersions(catalogConnection);
+    const monthTables = { versions: await readStatsMonthVersions(catalogConnection), summaries: await readMonthSummaries(catalogConnection) };
     const layerIds = await readLayerIds(catalogConnection, layers);
     const memoryLimit = options.memoryLimit ?? String((await catalogConnection.runAndReadAll(`SELECT current_setting('memory_limit')`)).getRowsJS()[0]![0]);
     catalogConnection.closeSync();
     const pool = await ConnectionPool.open(instance, { size: options.connections ?? 4, timeoutMs: options.queryTimeoutMs ?? 0, maxWaiting: options.maxWaiting ?? 128, memoryLimit });
     // The cells holding events of each version spatial_events holds, for its plans and for buffers out of reach.
-    return new DuckDbStore(instance, pool, points, regionVersions, statsMonthVersions, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, { ...LAYERED_LIMITS, ...options.layered }, layerIds);
+    return new DuckDbStore(instance, pool, points, regionVersions, monthTables, { versions, groups, regions, generation, cells: spatialCells, warnings }, options.sortedWithEntriesMax ?? SORTED_WITH_ENTRIES_MAX, layers, { ...LAYERED_LIMITS, ...options.layered }, layerIds);
   }
 
   /** A version's range of starts, read once and kept. */
@@ -203,10 +204,10 @@ export class DuckDbStore extends Catalog implements EventStore {
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
     const layered = layeredFrom(query, this.pathContext);
-    if (!layered) return this.pool.use('heavy', (c) => computeStats(c, query, options, monthRows(query, options, this.statsMonthVersions)));
+    if (!layered) return this.pool.use('heavy', (c) => computeStats(c, query, options, monthRows(query, options, this.monthTables)));
     // A layered version's monthly counts: its stored version's, plus its layers' signed rows;
     // else counted on its rows as if stored.
-    const months = rebasable(query) ? monthRows(rebased(query, this.layers), options, this.statsMonthVersions, correctionsFrom(this.layers, versionIdsOf(query))) : undefined;
+    const months = rebasable(query) ? monthRows(rebased(query, this.layers), options, this.monthTables, correctionsFrom(this.layers, versionIdsOf(query))) : undefined;
     return this.pool.use('heavy', (c) => computeStats(c, query, options, months, layered));
   }
 

@@ -11,6 +11,7 @@ import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { AUTHORIZATIONS_TYPE, NEXT_PORT_TYPE, structType, VESSEL_TYPE } from './layout-sql.ts';
 import { CREATE_VESSEL_TABLE, DROP_VESSEL_ENTRIES } from './vessel-table.ts';
 import { CREATE_STATS_MONTH_TABLES } from './stats-months.ts';
+import { CREATE_MONTH_SUMMARY_TABLES } from './month-summaries.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
@@ -77,6 +78,7 @@ export const CREATE_SCHEMA = [
   ...CREATE_REGION_TABLES,
   ...CREATE_IDENTITY_TABLES,
   ...CREATE_STATS_MONTH_TABLES,
+  ...CREATE_MONTH_SUMMARY_TABLES,
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id VARCHAR NOT NULL, vessel_id VARCHAR NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id VARCHAR PRIMARY KEY, name VARCHAR, flag VARCHAR, lat DOUBLE, lon DOUBLE)`,
   // Every region id some loaded event carries, per regions member: an unknown region is a 404.

@@ -13,6 +13,8 @@ import { compileWhere, type CompiledSql } from './compile.ts';
 import { renderCondition } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
 import { VESSEL_KEY_SQL, vesselTableAnswers } from './vessel-table.ts';
+import { monthMask, type MonthSpan } from './month-summaries.ts';
+import { fieldsRead } from '../../query/plan.ts';
 
 export const CREATE_STATS_MONTH_TABLES = [
   `CREATE TABLE IF NOT EXISTS stats_months (
@@ -51,6 +53,8 @@ export async function readStatsMonthVersions(c: DuckDBConnection): Promise<Reado
 export interface MonthRows {
   counts: CompiledSql;
   vesselKeys: CompiledSql;
+  /** The distinct vessels counted outright, where the months' bits answer (month-summaries.ts). */
+  vesselCount?: CompiledSql;
   /**
    * With layers' signed rows (layers.ts correctionsFrom): counts may be negative, and vesselKeys
    * are (vessel_key, n), a vessel counted where its n add up to more than 0.
@@ -58,9 +62,15 @@ export interface MonthRows {
   signed?: boolean;
 }
 
+/** What the statistics may read: the versions stats_months holds, and those its summaries hold (month-summaries.ts). */
+export interface MonthTables {
+  versions: ReadonlySet<number>;
+  summaries: ReadonlyMap<number, MonthSpan>;
+}
+
 /** The month rows of a statistics query, or undefined when stats_months cannot answer it (src/store/month-stats-plan.ts). */
-export function monthRows(query: EventQuery, options: StatsOptionsNormalized, versions: ReadonlySet<number>, corrections?: string): MonthRows | undefined {
-  const plan = planMonthStats(query, options, versions);
+export function monthRows(query: EventQuery, options: StatsOptionsNormalized, tables: MonthTables, corrections?: string): MonthRows | undefined {
+  const plan = planMonthStats(query, options, tables.versions);
   if (!plan) return undefined;
   const { rollupConditions, firstWholeMs: firstWhole, afterWholeMs: afterWhole } = plan;
 
@@ -74,18 +84,22 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
     ...(firstWhole === undefined ? [] : [`month >= ${month(firstWhole)}`]),
     ...(afterWhole === undefined ? [] : [`month < ${month(afterWhole)}`]),
   ].join(' AND ');
-  const edges: string[] = [];
-  if (firstWhole !== undefined || afterWhole !== undefined) {
-    const where = compileWhere(query, b).sql;
-    const instant = (ms: number) => `make_timestamp(${b.param(BigInt(ms) * 1000n)}::BIGINT)`;
-    if (firstWhole !== undefined) edges.push(`${where} AND start_ts < ${instant(firstWhole)}`);
-    if (afterWhole !== undefined) edges.push(`${where} AND start_ts >= ${instant(afterWhole)}`);
-  }
+  // The window's partial months, each with every condition of the query, rendered in a builder.
+  const edgesIn = (builder: SqlBuilder<DuckDBValue>): string[] => {
+    if (firstWhole === undefined && afterWhole === undefined) return [];
+    const where = compileWhere(query, builder).sql;
+    const instant = (ms: number) => `make_timestamp(${builder.param(BigInt(ms) * 1000n)}::BIGINT)`;
+    return [
+      ...(firstWhole === undefined ? [] : [`${where} AND start_ts < ${instant(firstWhole)}`]),
+      ...(afterWhole === undefined ? [] : [`${where} AND start_ts >= ${instant(afterWhole)}`]),
+    ];
+  };
+  const edges = edgesIn(b);
   // A layered version's rows are its stored version's (this query's, rebased) plus its layers'
   // signed rows, counted with every condition of the query.
   const changed = corrections === undefined ? undefined : compileWhere(query, b).sql;
-  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string, changeSelect?: string): CompiledSql => ({
-    sql: `SELECT ${tableSelect} FROM stats_months WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}${
+  const union = (tableSelect: string, edgeSelect: string, edgeFrom: string, changeSelect?: string, table = 'stats_months'): CompiledSql => ({
+    sql: `SELECT ${tableSelect} FROM ${table} WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}${
       changeSelect === undefined ? '' : ` UNION ALL SELECT ${changeSelect} FROM ${corrections} WHERE ${changed}`}`,
     params: b.params,
   });
@@ -99,8 +113,32 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ve
       signed: true,
     };
   }
-  return {
-    counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events'),
-    vesselKeys: union('vessel_key', keysFrom.select, keysFrom.from),
+  const versionIds = query.datasets.map((d) => d.resolved.versionId);
+  if (!versionIds.every((v) => tables.summaries.has(v))) {
+    return {
+      counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events'),
+      vesselKeys: union('vessel_key', keysFrom.select, keysFrom.from),
+    };
+  }
+  // The whole months' counts from flag_months, the same columns and conditions as stats_months'.
+  const months = union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events', undefined, 'flag_months');
+  const vesselKeys = union('vessel_key', keysFrom.select, keysFrom.from);
+  // The bits have no flag: a query on flags counts its vessels from stats_months.
+  if (fieldsRead(rollupConditions).fields.has('vesselFlag')) return { counts: months, vesselKeys };
+  // A vessel is counted where its bits meet the whole months, or where it has an event at an edge
+  // (every vessel of a version has its row of bits). One row per vessel and version: a count of
+  // the rows for one version, of their distinct keys for several. Its own builder: a statement is
+  // bound with exactly the parameters it has.
+  const vb = new SqlBuilder<DuckDBValue>();
+  // Each version's bits have their own length, and its mask with them: CASE, unlike AND, never
+  // applies one version's mask to another's bits.
+  const masked = `CASE version_id ${[...new Set(versionIds)].map((v) => `WHEN ${Number(v)} THEN bit_count(months & ${vb.param(monthMask(tables.summaries.get(v)!, firstWhole, afterWhole))}::BIT)`).join(' ')} END > 0`;
+  const atEdges = edgesIn(vb).map((edge) => `SELECT ${keysFrom.select} FROM ${keysFrom.from} WHERE ${edge}`);
+  const counted = new Set(versionIds).size === 1 ? 'count(*)' : 'count(DISTINCT vessel_key)';
+  const vesselCount = {
+    sql: `SELECT ${counted}::DOUBLE FROM vessel_month_bits WHERE version_id IN (${[...new Set(versionIds)].map(Number).join(', ')})
+      AND (${masked}${atEdges.length > 0 ? ` OR vessel_key IN (${atEdges.join(' UNION ALL ')})` : ''})`,
+    params: vb.params,
   };
+  return { counts: months, vesselKeys, vesselCount };
 }

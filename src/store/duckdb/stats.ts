@@ -54,9 +54,9 @@ function monthSource(months: MonthRows): CountSource {
     // A layered version's signed rows (months.signed) may leave a flag or a month with none.
     byFlag: { sql: `SELECT vessel_flag, sum(n)::DOUBLE AS n FROM (${months.counts.sql}) GROUP BY 1 HAVING sum(n) <> 0`, params: months.counts.params },
     buckets: () => ({ sql: `SELECT month AS b, sum(n) AS n FROM (${months.counts.sql}) GROUP BY b HAVING sum(n) <> 0`, params: months.counts.params }),
-    vessels: months.signed
+    vessels: months.vesselCount ?? (months.signed
       ? { sql: `SELECT count(*)::DOUBLE FROM (SELECT vessel_key FROM (${months.vesselKeys.sql}) GROUP BY vessel_key HAVING sum(n) > 0)`, params: months.vesselKeys.params }
-      : { sql: `SELECT count(DISTINCT vessel_key)::DOUBLE FROM (${months.vesselKeys.sql})`, params: months.vesselKeys.params },
+      : { sql: `SELECT count(DISTINCT vessel_key)::DOUBLE FROM (${months.vesselKeys.sql})`, params: months.vesselKeys.params }),
   };
 }
 

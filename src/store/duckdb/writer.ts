@@ -20,6 +20,7 @@ import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { dropSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
 import { dropRegionRows, writeMissingRegionRows } from './region-table.ts';
 import { dropStatsMonthRows, writeMissingStatsMonthRows } from './stats-months.ts';
+import { dropMonthSummaryRows, writeMissingMonthSummaries } from './month-summaries.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
 import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
@@ -429,7 +430,8 @@ export class DuckDbWriter implements EngineWriter {
       spatial: await writeMissingSpatialRows(this.ingestConnection),
       region: await writeMissingRegionRows(this.ingestConnection),
       identity: await writeMissingIdentityRows(this.ingestConnection),
-      statsMonths: await writeMissingStatsMonthRows(this.ingestConnection),
+      // The summaries are written from stats_months, after it.
+      statsMonths: Math.max(await writeMissingStatsMonthRows(this.ingestConnection), await writeMissingMonthSummaries(this.ingestConnection)),
     });
     const [written, counts] = await Promise.allSettled([writeMissingPointFiles(this.connection, this.target, onRows, this.sortRangeRows), tables()]);
     if (written.status === 'fulfilled') this.pointFilesWritten.push(...written.value);
@@ -536,6 +538,7 @@ export class DuckDbWriter implements EngineWriter {
       await dropRegionRows(c, found.versionId);
       await dropIdentityRows(c, found.versionId);
       await dropStatsMonthRows(c, found.versionId);
+      await dropMonthSummaryRows(c, found.versionId);
       await c.run(`DELETE FROM dataset_versions WHERE version_id = ?`, [found.versionId]);
       await forgetPointFile(c, found.versionId);
     });
