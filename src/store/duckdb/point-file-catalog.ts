@@ -60,7 +60,7 @@ export async function writeMissingPointFiles(c: DuckDBConnection, dbPath: string
     for (const versionId of missing) {
       const name = `${versionId}-${randomUUID().slice(0, 8)}${SUFFIX}`;
       written.push(join(folder, name));
-      writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId) });
+      writers.set(versionId, { name, writer: await PointFileWriter.create(join(folder, name), versionId, rowsOf.get(versionId)) });
     }
     let done = 0;
     // Each version's events sorted by vessel, a version at a time and in ranges of the vessel key,
