@@ -1,6 +1,5 @@
 // A load sorts each version in ranges (src/store/duckdb/sort-ranges.ts): the events by ranges of
-// start, the point files by ranges of the vessel key, the table sorted by place by ranges of cells
-// (and the table sorted by region a layer at a time). Sorted in many small ranges, a load writes
+// start, the point files by ranges of the vessel key. Sorted in many small ranges, a load writes
 // the same database and the same point files as in one sort; the key ranges cover every key once.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -43,30 +42,15 @@ test('the ranges of a key hold every key exactly once, the bounds included', asy
   assert.equal(sortRanges(11, 10), 2);
 });
 
-/** Rows of a table in stored order that come before the row stored ahead of them, by `order`. */
-const outOfOrder = (table: string, order: string) => `SELECT count(*)::INTEGER FROM (
-  SELECT (${order}) < lag((${order})) OVER (ORDER BY rowid) AS before FROM ${table}) WHERE before`;
-
-/**
- * What a load wrote: its events and vessel rows in stored order, its point files' bytes by version,
- * and its tables sorted by place and by region, as sorted rows (rows equal in their order's columns
- * may come in either order), each checked to be stored in that order.
- */
-async function written(path: string): Promise<{ events: unknown[][]; vessels: unknown[][]; points: Record<string, string>; spatial: unknown[][]; regions: unknown[][] }> {
-  const [events, vessels, spatial, regions] = await readOnly(path, async (c) => {
-    for (const [table, order] of [['spatial_events', '[version_id::BIGINT, cell_key, epoch_us(start_ts)]'], ['region_events', '[version_id::VARCHAR, member, region, start_ts::VARCHAR]']]) {
-      assert.equal((await c.runAndReadAll(outOfOrder(table!, order!))).getRowsJS()[0]![0], 0, `${table} is stored out of its order`);
-    }
-    return [
-      (await c.runAndReadAll(`SELECT version_id, id, start_ts::VARCHAR, entry FROM events ORDER BY rowid`)).getRowsJS(),
-      (await c.runAndReadAll(`SELECT version_id, vessel_key::VARCHAR, id FROM vessel_events ORDER BY rowid`)).getRowsJS(),
-      (await c.runAndReadAll(`SELECT cell_key, version_id, id, kind, start_ts::VARCHAR, end_ts::VARCHAR, lat, lon FROM spatial_events ORDER BY ALL`)).getRowsJS(),
-      (await c.runAndReadAll(`SELECT version_id, member, region, kind, start_ts::VARCHAR, end_ts::VARCHAR, vessel_flag, vessel_type FROM region_events ORDER BY ALL`)).getRowsJS(),
-    ];
-  });
+/** What a load wrote: its events and vessel rows in stored order, and its point files' bytes by version. */
+async function written(path: string): Promise<{ events: unknown[][]; vessels: unknown[][]; points: Record<string, string> }> {
+  const [events, vessels] = await readOnly(path, async (c) => [
+    (await c.runAndReadAll(`SELECT version_id, id, start_ts::VARCHAR, entry FROM events ORDER BY rowid`)).getRowsJS(),
+    (await c.runAndReadAll(`SELECT version_id, vessel_key::VARCHAR, id FROM vessel_events ORDER BY rowid`)).getRowsJS(),
+  ]);
   const folder = pointFolder(path);
   const points = Object.fromEntries(readdirSync(folder).map((name) => [name.split('-')[0]!, readFileSync(join(folder, name)).toString('base64')]));
-  return { events: events!, vessels: vessels!, points, spatial: spatial!, regions: regions! };
+  return { events: events!, vessels: vessels!, points };
 }
 
 test('a load sorted in ranges of a few hundred rows writes what one sort writes', async () => {
@@ -92,7 +76,4 @@ test('a load sorted in ranges of a few hundred rows writes what one sort writes'
   assert.deepEqual(b.vessels, a.vessels);
   assert.equal(Object.keys(a.points).length, 5);
   assert.deepEqual(b.points, a.points);
-  assert.ok(a.spatial.length === a.events.length && a.regions.length > a.events.length, `${a.spatial.length} places, ${a.regions.length} regions`);
-  assert.deepEqual(b.spatial, a.spatial);
-  assert.deepEqual(b.regions, a.regions);
 });

@@ -21,7 +21,6 @@ import { entriesOf, type EntrySources } from './entries-by-id.ts';
 import { float64Column, int32Column } from './chunk-columns.ts';
 import type { Polygon } from '../../geo/geojson.ts';
 import { streamRows } from './statements.ts';
-import { rangeConditions, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import type { EntryChunk } from '../entry-bytes.ts';
 
 export const CREATE_SPATIAL_TABLES = [
@@ -32,33 +31,19 @@ export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_versions (version_id USMALLINT PRIMARY KEY)`,
 ];
 
-/**
- * Copies the versions' rows from events, sorted by place, and lists the versions: a version at a
- * time, in ranges of cells of about `rangeRows` rows (sort-ranges.ts), so that a sort spills a
- * range's rows, not every version's (all five versions at once spilled about 12 GiB at 50M).
- */
-async function insertSpatialRows(c: DuckDBConnection, versionIds: readonly number[], rangeRows: number): Promise<void> {
+/** Copies the versions' rows from events, sorted by place, and lists the versions. */
+async function insertSpatialRows(c: DuckDBConnection, versionIds: readonly number[]): Promise<void> {
   if (versionIds.length === 0) return;
-  for (const versionId of [...versionIds].sort((a, b) => a - b)) {
-    const version = `version_id = ${Number(versionId)}`;
-    const rows = Number((await c.runAndReadAll(`SELECT count(*) FROM events WHERE ${version}`)).getRowsJS()[0]![0]);
-    const ranges = sortRanges(rows, rangeRows);
-    const fractions = Array.from({ length: ranges - 1 }, (_, i) => (i + 1) / ranges);
-    const bounds = ranges <= 1 ? [] : [...new Set((await c.runAndReadAll(
-      `SELECT unnest(approx_quantile(${CELL_KEY_SQL}, [${fractions.join(', ')}]))::INTEGER FROM events WHERE ${version}`,
-    )).getRowsJS().map((r) => r[0] as number))].sort((a, b) => a - b);
-    for (const range of rangeConditions(`(${CELL_KEY_SQL})`, bounds.map(String))) {
-      await c.run(`INSERT INTO spatial_events SELECT ${CELL_KEY_SQL} AS cell_key, version_id, id, kind, start_ts, end_ts, lat, lon
-        FROM events WHERE ${version} AND ${range} ORDER BY cell_key, start_ts`);
-    }
-  }
-  await c.run(`INSERT INTO spatial_versions SELECT unnest([${versionIds.map(Number).join(', ')}])`);
+  const list = versionIds.map(Number).join(', ');
+  await c.run(`INSERT INTO spatial_events SELECT ${CELL_KEY_SQL} AS cell_key, version_id, id, kind, start_ts, end_ts, lat, lon
+    FROM events WHERE version_id IN (${list}) ORDER BY version_id, cell_key, start_ts`);
+  await c.run(`INSERT INTO spatial_versions SELECT unnest([${list}])`);
 }
 
 /** Writes the rows of every version not yet in spatial_events (all of them in an older file); resolves to how many. */
-export async function writeMissingSpatialRows(c: DuckDBConnection, rangeRows = SORT_RANGE_ROWS): Promise<number> {
+export async function writeMissingSpatialRows(c: DuckDBConnection): Promise<number> {
   const missing = await versionsMissingFrom(c, 'spatial_versions');
-  await insertSpatialRows(c, missing, rangeRows);
+  await insertSpatialRows(c, missing);
   return missing.length;
 }
 

@@ -427,7 +427,7 @@ export class DuckDbWriter implements EngineWriter {
    */
   private async writeMissingServingData(onRows?: PointFileProgress): Promise<{ spatialVersions: number; regionVersions: number; identityVersions: number; statsMonthVersions: number; pointFiles: string[] }> {
     const tables = async () => ({
-      spatial: await writeMissingSpatialRows(this.ingestConnection, this.sortRangeRows),
+      spatial: await writeMissingSpatialRows(this.ingestConnection),
       region: await writeMissingRegionRows(this.ingestConnection),
       identity: await writeMissingIdentityRows(this.ingestConnection),
       // The summaries are written from stats_months, after it.
