@@ -11,10 +11,9 @@
 // Identities stay packed rows (IdentityRow), made objects only for the vessels an answer shows:
 // at 50M events, an object per identity and a map per name and MMSI held 700 MB of heap, and
 // building them took 8 to 10 s (docs/performance.md, "Vessel search").
-import { identityFields, identityOfRow, IDENTITY_FIELD, type IdentityRow, type RegistryRecord } from '../domain/vessel-identity.ts';
-import { WHERE_FIELDS, type WhereExpression, type WhereField } from '../query/vessel-where.ts';
+import { identityFields, identityOfRow, type IdentityRow, type RegistryRecord, type SelfReportedIdentity } from '../domain/vessel-identity.ts';
+import type { WhereExpression, WhereField } from '../query/vessel-where.ts';
 import { foldedName, nameWords, normalizedShipname } from './names.ts';
-import type { SelfReportedIdentity } from '../domain/vessel-identity.ts';
 
 /** How well a vessel matched a free-text query: lower is better. */
 export const MATCH_RANKS = ['identifier', 'name', 'name start', 'name words', 'name part', 'identifier start'] as const;
