@@ -43,7 +43,7 @@ const FIELD_KEYS: Record<WhereField, { of(d: Described): string | null; value(te
 };
 
 /** A vessel's match level against the registry: SEVERAL_FIELDS with registry records, else NO_MATCH. */
-export function matchLevel(vessel: Vessel): 'SEVERAL_FIELDS' | 'NO_MATCH' {
+export function matchLevel(vessel: Pick<Vessel, 'registry'>): 'SEVERAL_FIELDS' | 'NO_MATCH' {
   return vessel.registry.length > 0 ? 'SEVERAL_FIELDS' : 'NO_MATCH';
 }
 
@@ -272,10 +272,6 @@ export class VesselDirectory {
     return { id: this.ids[n]!, identities, registry: this.registry.get(n) ?? [] };
   };
 
-  private levelOf(n: number): 'SEVERAL_FIELDS' | 'NO_MATCH' {
-    return this.registry.has(n) ? 'SEVERAL_FIELDS' : 'NO_MATCH';
-  }
-
   /**
    * Every vessel meeting the criteria, best first: with a query, exact identifiers (vessel id,
    * MMSI), then the name equal to it, starting with it, holding its words as word starts, holding
@@ -284,7 +280,7 @@ export class VesselDirectory {
    */
   search(criteria: VesselCriteria, levels?: ReadonlySet<string>): VesselMatches {
     const found = this.found(criteria);
-    return new VesselMatches(levels ? found.filter((n) => levels.has(this.levelOf(n))) : found, this.vesselAt);
+    return new VesselMatches(levels ? found.filter((n) => levels.has(matchLevel({ registry: this.registry.get(n) ?? [] }))) : found, this.vesselAt);
   }
 
   private found(criteria: VesselCriteria): number[] {

@@ -326,8 +326,8 @@ export class PointFile {
       if (compareKeys(fence[2 * mid]!, fence[2 * mid + 1]!, high, low) < 0) lo = mid + 1;
       else hi = mid;
     }
-    // Ids whose keys are equal (about one in 2^32 pairs) are told apart by the id; their entries
-    // may run on into the next run.
+    // Ids whose 64-bit keys are equal (one pair in 2^64, but possible) are told apart by the id;
+    // their entries may run on into the next run.
     for (let first = Math.max(0, lo - 1) * FENCE_STEP; first < this.entries; first += FENCE_STEP) {
       const n = Math.min(FENCE_STEP, this.entries - first);
       const run = await readAt(this.file, this.indexAt + first * INDEX_ENTRY_BYTES, n * INDEX_ENTRY_BYTES);

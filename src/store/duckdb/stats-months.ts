@@ -98,6 +98,10 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ta
   // A layered version's rows are its stored version's (this query's, rebased) plus its layers'
   // signed rows, counted with every condition of the query.
   const changed = corrections === undefined ? undefined : compileWhere(query, b).sql;
+  // Whole months' counts by flag read flag_months where every version has it (month-summaries.ts):
+  // its columns and conditions are stats_months' own.
+  const versionIds = [...new Set(query.datasets.map((d) => d.resolved.versionId))];
+  const summarized = corrections === undefined && versionIds.every((v) => tables.summaries.has(v));
   const union = (tableSelect: string, edgeSelect: string, edgeFrom: string, changeSelect?: string, table = 'stats_months'): CompiledSql => ({
     sql: `SELECT ${tableSelect} FROM ${table} WHERE ${whole}${edges.map((edge) => ` UNION ALL SELECT ${edgeSelect} FROM ${edgeFrom} WHERE ${edge}`).join('')}${
       changeSelect === undefined ? '' : ` UNION ALL SELECT ${changeSelect} FROM ${corrections} WHERE ${changed}`}`,
@@ -113,18 +117,10 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ta
       signed: true,
     };
   }
-  const versionIds = query.datasets.map((d) => d.resolved.versionId);
-  if (!versionIds.every((v) => tables.summaries.has(v))) {
-    return {
-      counts: union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events'),
-      vesselKeys: union('vessel_key', keysFrom.select, keysFrom.from),
-    };
-  }
-  // The whole months' counts from flag_months, the same columns and conditions as stats_months'.
-  const months = union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events', undefined, 'flag_months');
+  const counts = union('vessel_flag, month, n', `vessel_flag, date_trunc('month', start_ts)::DATE, 1`, 'events', undefined, summarized ? 'flag_months' : 'stats_months');
   const vesselKeys = union('vessel_key', keysFrom.select, keysFrom.from);
   // The bits have no flag: a query on flags counts its vessels from stats_months.
-  if (fieldsRead(rollupConditions).fields.has('vesselFlag')) return { counts: months, vesselKeys };
+  if (!summarized || fieldsRead(rollupConditions).fields.has('vesselFlag')) return { counts, vesselKeys };
   // A vessel is counted where its bits meet the whole months, or where it has an event at an edge
   // (every vessel of a version has its row of bits). One row per vessel and version: a count of
   // the rows for one version, of their distinct keys for several. Its own builder: a statement is
@@ -132,13 +128,14 @@ export function monthRows(query: EventQuery, options: StatsOptionsNormalized, ta
   const vb = new SqlBuilder<DuckDBValue>();
   // Each version's bits have their own length, and its mask with them: CASE, unlike AND, never
   // applies one version's mask to another's bits.
-  const masked = `CASE version_id ${[...new Set(versionIds)].map((v) => `WHEN ${Number(v)} THEN bit_count(months & ${vb.param(monthMask(tables.summaries.get(v)!, firstWhole, afterWhole))}::BIT)`).join(' ')} END > 0`;
+  const masked = `CASE version_id ${versionIds.map((v) => `WHEN ${Number(v)} THEN bit_count(months & ${vb.param(monthMask(tables.summaries.get(v)!, firstWhole, afterWhole))}::BIT)`).join(' ')} END > 0`;
   const atEdges = edgesIn(vb).map((edge) => `SELECT ${keysFrom.select} FROM ${keysFrom.from} WHERE ${edge}`);
-  const counted = new Set(versionIds).size === 1 ? 'count(*)' : 'count(DISTINCT vessel_key)';
+  const counted = versionIds.length === 1 ? 'count(*)' : 'count(DISTINCT vessel_key)';
+  // The query's conditions on the versions, as the rollups render them (no flag is left among them).
+  const versions = rollupConditions.map((c) => renderCondition(vb, c));
   const vesselCount = {
-    sql: `SELECT ${counted}::DOUBLE FROM vessel_month_bits WHERE version_id IN (${[...new Set(versionIds)].map(Number).join(', ')})
-      AND (${masked}${atEdges.length > 0 ? ` OR vessel_key IN (${atEdges.join(' UNION ALL ')})` : ''})`,
+    sql: `SELECT ${counted}::DOUBLE FROM vessel_month_bits WHERE ${[...versions, `(${masked}${atEdges.length > 0 ? ` OR vessel_key IN (${atEdges.join(' UNION ALL ')})` : ''})`].join(' AND ')}`,
     params: vb.params,
   };
-  return { counts: months, vesselKeys, vesselCount };
+  return { counts, vesselKeys, vesselCount };
 }
