@@ -2,6 +2,8 @@
 // list requests, on the benchmark's PostgreSQL cluster (docs/performance.md, "The PostgreSQL engine"):
 //   node --import tsx bench/explain-postgres.ts "$PWD/bench/cache/engine-pg-1000000-seed1" '{"name": "datasets=...&limit=100&offset=0"}'
 import pg from 'pg';
+import { VersionScope } from '../src/store/postgres/lineage.ts';
+import { readPlacements } from '../src/store/postgres/versions.ts';
 import { openStores } from '../src/store/engines.ts';
 import { normalizeListQuery } from '../src/query/normalize.ts';
 import { readQueryString, validateAgainst } from '../src/http/wire-syntax.ts';
@@ -23,8 +25,9 @@ for (const [name, qs] of Object.entries(requests)) {
   validateAgainst(ListGetQuerySchema, read, problems);
   problems.throwIfAny();
   const list = await normalizeListQuery(read.values as never, read.values as unknown as Paging, { catalog: store, access: { canRead: () => true } } as never);
-  const where = compileWhere(list);
-  const page = compileSearch(list);
+  const scope = new VersionScope(await readPlacements(c));
+  const where = compileWhere(list, scope);
+  const page = compileSearch(list, scope);
   for (const [what, sql, params] of [['count', `SELECT count(*) FROM events WHERE ${where.sql}`, where.params], ['page', page.sql, page.params]] as const) {
     await c.query({ text: sql, values: [...params] }); // warm
     const plan = (await c.query({ text: `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sql}`, values: [...params] })).rows.map((r) => r['QUERY PLAN']);

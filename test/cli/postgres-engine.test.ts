@@ -19,6 +19,7 @@ import { Random } from '../../src/data/demo/random.ts';
 import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { PostgresPool } from '../../src/store/postgres/postgres-store.ts';
 import { compileSearch } from '../../src/store/postgres/compile.ts';
+import { OWN_PARTITIONS } from '../../src/store/postgres/lineage.ts';
 import { buildFixtureDb, fixtureFromRows, newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
 import { fromEventQuery, referencePage } from '../helpers/reference.ts';
 import { BIN } from '../helpers/server.ts';
@@ -338,7 +339,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
         const offset = r.chance(0.15) ? total + r.int(0, 3) : r.int(0, Math.max(0, total - 1));
         const list = await normalizeListQuery(filters, { limit: r.pick([1, 7, 100]), offset, sort }, ctx);
         // Every page found on the index, whatever its offset.
-        const page = compileSearch(list, 0);
+        const page = compileSearch(list, OWN_PARTITIONS, 0);
         if (page.sql.includes('JOIN')) deferred++;
         const ids = (await query(url, page.sql, page.params)).map((row) => (JSON.parse(row[0] as string) as { id: string }).id);
         if (ids.length > 0) paged++;
@@ -384,6 +385,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       `INSERT INTO events_flat (${columns}) SELECT ${columns} FROM events`,
       'DROP TABLE events',
       'ALTER TABLE events_flat RENAME TO events',
+      'ALTER TABLE events DROP COLUMN from_version, DROP COLUMN to_version',
       'CREATE INDEX events_id ON events (id)',
       'CREATE INDEX events_vessel_start ON events (vessel_id, start_ts)',
       'CREATE INDEX events_version_start ON events (version_id, start_ts, id)',
@@ -392,18 +394,47 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       `UPDATE meta SET value = '1' WHERE key = 'schema_version'`,
     ]) await query(url, sql);
     await assert.rejects(cli(['load', ...engine(url), '--version', 'v3', writeRows('refused.ndjson', 10, 25, 'r')]), (e: { stderr: string }) =>
-      /layout 1; this version reads layout 2; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+      /layout 1; this version reads layout 3; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
 
     const migrated = await cli(['migrate', ...engine(url)]);
     const versions = Number((await query(url, 'SELECT count(*) FROM dataset_versions'))[0]![0]);
-    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 2: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region and by place$`, 'm'));
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 3: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region and by place$`, 'm'));
     assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id'), before);
-    assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['2']]);
+    assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['3']]);
     assert.equal(Number((await query(url, `SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass`))[0]![0]), versions);
     assert.deepEqual(await query(url, `SELECT to_regclass('events_layout_1')`), [[null]]);
-    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 2, and the statistics rollups and rows by region and by place of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
+    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 3, and the statistics rollups and rows by region and by place of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
     const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after-migrate.ndjson', 300, 26, 's')]);
     assert.match(next.stdout, /fishing-events:v3\t/);
+  });
+
+  test('migrate moves a database of layout 2 (partitions without the updates\' marks) to layout 3; updates then share their base\'s partition', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout2.ndjson', 1500, 27, 'p')]);
+    const before = await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id');
+    // Layout 2 as its loader left it: no marks, no lineage, the indexes of index-only scans without them.
+    for (const sql of [
+      'DROP INDEX events_version_rows', 'DROP INDEX region_events_rows', 'DROP INDEX spatial_events_rows',
+      ...['events', 'region_events', 'spatial_events'].map((t) => `ALTER TABLE ${t} DROP COLUMN from_version, DROP COLUMN to_version`),
+      'ALTER TABLE dataset_versions DROP COLUMN lineage_id',
+      'CREATE INDEX events_version_start ON events (version_id, start_ts, id)',
+      'CREATE INDEX region_events_key ON region_events (version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type)',
+      'CREATE INDEX spatial_events_key ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon)',
+      `UPDATE meta SET value = '2' WHERE key = 'schema_version'`,
+    ]) await query(url, sql);
+    const rows = writeRows('layout2-update.ndjson', 40, 27, 'p');
+    await assert.rejects(cli(['load', ...engine(url), '--update', '--version', 'u1', rows]), (e: { stderr: string }) =>
+      /layout 2; this version reads layout 3; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+    const migrated = await cli(['migrate', ...engine(url)]);
+    assert.match(migrated.stdout, /^migrated the PostgreSQL database from layout 2 to 3: the rows' version marks added and their indexes built again$/m);
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
+    const indexes = (await query(url, `SELECT indexname FROM pg_indexes WHERE indexname IN ('events_version_rows', 'region_events_rows', 'spatial_events_rows', 'events_version_start', 'region_events_key', 'spatial_events_key') ORDER BY 1`)).map((r) => r[0]);
+    assert.deepEqual(indexes, ['events_version_rows', 'region_events_rows', 'spatial_events_rows']);
+    // The update's rows go into its base's partition, marked as its own.
+    await cli(['load', ...engine(url), '--update', '--version', 'u1', rows]);
+    const partitions = await query(url, `SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass`);
+    assert.equal(Number(partitions[0]![0]), Number((await query(url, 'SELECT count(*) FROM dataset_versions WHERE lineage_id IS NULL'))[0]![0]));
+    assert.ok(Number((await query(url, 'SELECT count(*) FROM events WHERE from_version IS NOT NULL'))[0]![0]) >= 40);
   });
 
   test('a wrong engine or URL is a clear error', async () => {

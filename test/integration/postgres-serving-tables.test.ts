@@ -30,6 +30,9 @@ import { spatialConditions } from '../../src/store/spatial-plan.ts';
 import { cellKey } from '../../src/geo/grid.ts';
 import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
 import { computeStats } from '../../src/store/postgres/stats.ts';
+import { OWN_PARTITIONS, VersionScope } from '../../src/store/postgres/lineage.ts';
+import { rowsApart, versionsApart } from '../../src/store/postgres/shared-versions.ts';
+import { readPlacements } from '../../src/store/postgres/versions.ts';
 import { readStatsRollupVersions } from '../../src/store/postgres/stats-rollups.ts';
 import type { EventStore } from '../../src/store/store.ts';
 import { buildFixtureDb, TEST_ENGINE, type Fixture } from '../helpers/fixture.ts';
@@ -68,13 +71,25 @@ async function onClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Pro
 const rowsOf = (c: pg.Client) => async (sql: string, params: readonly unknown[]) => (await c.query({ text: sql, values: [...params], rowMode: 'array' })).rows as unknown[][];
 
 /** Rows that differ between the rollups and the events they group: none when they agree. */
+/**
+ * Each version's rows of the events (the statements' `events`, as a WITH) and of a table beside them,
+ * under the version's own id, however versions share partitions (src/store/postgres/lineage.ts).
+ */
+async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table: string, columns: string): string }> {
+  const placements = await readPlacements(c);
+  const scope = new VersionScope(placements);
+  const ids = placements.map((p) => p.versionId);
+  return { events: versionsApart(scope, ids), of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})` };
+}
+
 async function rollupDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
+    const apart = await versionRows(c);
     const flagMonths = `SELECT version_id, date_trunc('month', start_ts)::date, vessel_flag, count(*) FROM events GROUP BY 1, 2, 3`;
     // Each vessel's months, read back from its bits.
     const vesselMonths = `SELECT version_id, vessel_id, vessel_flag, first_month + i FROM stats_vessel_months, generate_series(0, length(months) - 1) i WHERE substring(months FROM i + 1 FOR 1) = B'1'`;
     const fromEvents = `SELECT DISTINCT version_id, vessel_id, vessel_flag, (extract(year FROM start_ts)::int - 1970) * 12 + extract(month FROM start_ts)::int - 1 FROM events`;
-    const count = async (a: string, b: string) => Number((await c.query(`SELECT count(*) FROM ((${a} EXCEPT ALL ${b}) UNION ALL (${b} EXCEPT ALL ${a})) d`)).rows[0].count);
+    const count = async (a: string, b: string) => Number((await c.query(`${apart.events} SELECT count(*) FROM ((${a} EXCEPT ALL ${b}) UNION ALL (${b} EXCEPT ALL ${a})) d`)).rows[0].count);
     const ends = Number((await c.query(`SELECT count(*) FROM stats_vessel_months WHERE substring(months FROM 1 FOR 1) <> B'1' OR substring(months FROM length(months) FOR 1) <> B'1' OR first_month + length(months) - 1 <> last_month`)).rows[0].count);
     return (await count('SELECT version_id, month, vessel_flag, n FROM stats_flag_months', flagMonths)) + (await count(vesselMonths, fromEvents)) + ends;
   });
@@ -83,18 +98,20 @@ async function rollupDifferences(url: string): Promise<number> {
 /** Rows that differ between region_events and the events' regions of its layers: none when they agree. */
 async function regionDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
+    const apart = await versionRows(c);
     const fromEvents = REGION_TABLE_LAYERS.map((m) =>
       `SELECT DISTINCT version_id, '${m.member}'::text, r, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM events, unnest(${m.column}) r`).join(' UNION ALL ');
-    const table = 'SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM region_events';
-    return Number((await c.query(`SELECT count(*) FROM ((${table} EXCEPT ALL (${fromEvents})) UNION ALL ((${fromEvents}) EXCEPT ALL ${table})) d`)).rows[0].count);
+    const table = `SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM ${apart.of('region_events', 'member, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type, from_version, to_version')} r`;
+    return Number((await c.query(`${apart.events} SELECT count(*) FROM ((${table} EXCEPT ALL (${fromEvents})) UNION ALL ((${fromEvents}) EXCEPT ALL ${table})) d`)).rows[0].count);
   });
 }
 
 /** Rows of spatial_events that differ from the events' positions and cells (src/geo/grid.ts cellKey): none when they agree. */
 async function spatialDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
-    const table = (await c.query({ text: 'SELECT version_id, id, cell_key, start_ts, end_ts, kind, lat, lon FROM spatial_events', rowMode: 'array' })).rows as unknown[][];
-    const events = (await c.query({ text: 'SELECT version_id, id, start_ts, end_ts, kind, lat, lon FROM events', rowMode: 'array' })).rows as unknown[][];
+    const apart = await versionRows(c);
+    const table = (await c.query({ text: `SELECT version_id, id, cell_key, start_ts, end_ts, kind, lat, lon FROM ${apart.of('spatial_events', 'id, cell_key, start_ts, end_ts, kind, lat, lon, from_version, to_version')} s`, rowMode: 'array' })).rows as unknown[][];
+    const events = (await c.query({ text: `${apart.events} SELECT version_id, id, start_ts, end_ts, kind, lat, lon FROM events`, rowMode: 'array' })).rows as unknown[][];
     const key = (r: unknown[]) => JSON.stringify(r);
     const expected = new Map<string, number>();
     for (const [v, id, start, end, kind, lat, lon] of events) {
@@ -118,9 +135,10 @@ async function spatialDifferences(url: string): Promise<number> {
  */
 async function identityDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
+    const apart = await versionRows(c);
     const table = 'SELECT version_id, vessel_id, ssvid, shipname, flag, type, gear_type, first_seen, last_seen, events FROM vessel_identities';
     const grouped = `SELECT * FROM (${groupedSql('ARRAY(SELECT version_id FROM dataset_versions)')}) g`;
-    return Number((await c.query(`SELECT count(*) FROM ((${table} EXCEPT ALL ${grouped}) UNION ALL (${grouped} EXCEPT ALL ${table})) d`)).rows[0].count);
+    return Number((await c.query(`${apart.events} SELECT count(*) FROM ((${table} EXCEPT ALL ${grouped}) UNION ALL (${grouped} EXCEPT ALL ${table})) d`)).rows[0].count);
   });
 }
 
@@ -168,9 +186,9 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
     const offset = r.chance(0.2) ? total + r.int(0, 2) : r.int(0, Math.max(0, total - 1));
     const list = await normalizeListQuery(filters, { limit: r.pick([1, 5, 100]), offset, sort }, ctx());
     const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
-    const onEvents = compileWhere(list);
+    const onEvents = compileWhere(list, OWN_PARTITIONS);
     assert.equal(total, Number((await c.query({ text: `SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
-    const page = compileSearch(list);
+    const page = compileSearch(list, OWN_PARTITIONS);
     const expected = (await c.query({ text: page.sql, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
     const got: string[] = [];
     for await (const chunk of await store.search(list)) got.push(...chunk);
@@ -254,7 +272,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
         const where = JSON.stringify({ filters, interval: opts.interval, groupBy: opts.groupBy });
         if (planMonthStats(query, opts, versions)) answered++;
         else assert.ok(opts.interval === 'DAY' || filters.timeFilterMode === 'END-DATE' || (filters.startDate && filters.endDate), `${where}: not answered from the rollups`);
-        assert.deepEqual(await store.stats(query, opts), await computeStats(rowsOf(c), query, opts), where);
+        assert.deepEqual(await store.stats(query, opts), await computeStats(rowsOf(c), query, opts, OWN_PARTITIONS), where);
       }
     });
     assert.ok(answered > 150, `only ${answered} of 300 statistics were answered from the rollups`);
@@ -272,7 +290,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       const before = await statsOf(olderUrl);
       assert.equal((await onClient(olderUrl, readStatsRollupVersions)).size, 0);
       const { from, to, rollupVersions, regionVersions, spatialVersions } = await migratePostgresDatabase(olderUrl);
-      assert.deepEqual([from, to], [2, 2]);
+      assert.deepEqual([from, to], [3, 3]);
       assert.deepEqual([regionVersions, spatialVersions], [rollupVersions, rollupVersions]);
       assert.equal(await spatialDifferences(olderUrl), 0);
       assert.equal(await regionDifferences(olderUrl), 0);

@@ -2,6 +2,7 @@
 // statistics all call compileWhere.
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
+import type { VersionScope } from './lineage.ts';
 import { renderCondition } from './render-plan.ts';
 
 export interface CompiledSql {
@@ -9,9 +10,9 @@ export interface CompiledSql {
   params: unknown[];
 }
 
-/** The query's conditions, their parameters added to `b` (a new builder by default). */
-export function compileWhere(q: EventQuery, b = new SqlBuilder()): CompiledSql {
-  return { sql: q.filters.conditions.map((c) => renderCondition(b, c)).join(' AND '), params: b.params };
+/** The query's conditions on the events, their parameters added to `b` (a new builder by default). */
+export function compileWhere(q: EventQuery, scope: VersionScope, b = new SqlBuilder()): CompiledSql {
+  return { sql: q.filters.conditions.map((c) => renderCondition(b, c, scope)).join(' AND '), params: b.params };
 }
 
 /**
@@ -35,9 +36,10 @@ const INDEX_ORDERED: ReadonlySet<ListQuery['sort']> = new Set(['+start', '-start
 
 /**
  * The columns of the rows a page in start order is found on before it is joined to its entries:
- * those of the (version_id, start_ts, id) index, so that the events' is read alone.
+ * those of the (version_id, start_ts, id) index with the versions' marks it includes, so that the
+ * events' is read alone. The marks tell a row from the one it replaced, which has the same id.
  */
-export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id';
+export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id, from_version';
 
 /**
  * A page found on `rows` (a SELECT of PAGE_KEY_COLUMNS, and end_ts for a page in end order: from
@@ -46,7 +48,7 @@ export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id';
  */
 export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
   return `SELECT e.entry FROM (SELECT * FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
-    JOIN events e ON e.id = page.id AND e.version_id = page.version_id ORDER BY ${JOINED_ORDER[q.sort]}`;
+    JOIN events e ON e.id = page.id AND e.version_id = page.version_id AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
 }
 
 /**
@@ -66,9 +68,9 @@ function versionBranches(q: ListQuery): (string | number | boolean)[] | undefine
  * each reads its partition's index in order, and PostgreSQL merges them (a Merge Append), reading
  * no further than the page. Branches without their own order and limit were not merged.
  */
-export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string): string {
+export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string, scope: VersionScope): string {
   const pageEnd = b.param(q.offset + q.limit);
-  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE version_id = ${b.param(v)}::smallint${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
+  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE ${scope.rowsOf(b, Number(v))}${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
 }
 
 /**
@@ -76,10 +78,10 @@ export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly
  * several versions a branch per version (five datasets' page at offset 50,000 of 10M events: 1,164
  * ms against 12.7; docs/performance.md, "The PostgreSQL engine at 10M").
  */
-function rowsOf(q: ListQuery, columns: string, b: SqlBuilder): string {
+function rowsOf(q: ListQuery, columns: string, b: SqlBuilder, scope: VersionScope): string {
   const versions = versionBranches(q);
-  if (!versions) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, b).sql}`;
-  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c)).join(' AND '));
+  if (!versions) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, scope, b).sql}`;
+  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c, scope)).join(' AND '), scope);
 }
 
 /**
@@ -88,9 +90,9 @@ function rowsOf(q: ListQuery, columns: string, b: SqlBuilder): string {
  * only its own rows: skipped as whole rows, each was a read of the table (50,000 of them for
  * offset 50,000, seconds where the table is not cached).
  */
-export function compileSearch(q: ListQuery, deferredFrom = DEFERRED_OFFSET): CompiledSql {
+export function compileSearch(q: ListQuery, scope: VersionScope, deferredFrom = DEFERRED_OFFSET): CompiledSql {
   const b = new SqlBuilder();
-  if (q.offset >= deferredFrom && INDEX_ORDERED.has(q.sort)) return { sql: joinedPage(b, q, rowsOf(q, PAGE_KEY_COLUMNS, b)), params: b.params };
-  const rows = rowsOf(q, 'entry, start_ts, end_ts, id', b);
+  if (q.offset >= deferredFrom && INDEX_ORDERED.has(q.sort)) return { sql: joinedPage(b, q, rowsOf(q, PAGE_KEY_COLUMNS, b, scope)), params: b.params };
+  const rows = rowsOf(q, 'entry, start_ts, end_ts, id', b, scope);
   return { sql: `SELECT entry FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}`, params: b.params };
 }

@@ -131,21 +131,24 @@ export class StagedFile {
   }
 
   /**
-   * Copies every staged event into the bare partition table of its PostgreSQL version (schema.ts
+   * Copies every staged event into the partition table of its PostgreSQL version (schema.ts
    * eventPartition; on the client's open transaction), each staged version id replaced by its
-   * PostgreSQL one. `onRows` is told the running count.
+   * PostgreSQL one. A version in `shared` (an update's) goes to the partition of its lineage
+   * instead, its rows marked as added by it (lineage.ts). `onRows` is told the running count.
    */
-  async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, onRows?: (n: number) => void): Promise<number> {
+  async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, onRows?: (n: number) => void, shared: ReadonlyMap<number, number> = new Map()): Promise<number> {
     // DuckDB writes the next slice while PostgreSQL reads this one: the two ran one after the
     // other, each on one core (docs/performance.md, "The PostgreSQL engine: loads").
-    const slices: { versionId: number; sql: string }[] = [];
+    const slices: { partition: number; marked: boolean; sql: string }[] = [];
     for (const [staged, id] of versionIds) {
-      const select = EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? String(Number(id)) : SOURCE[name]!)).join(', ');
+      const partition = shared.get(id) ?? id;
+      const marked = shared.has(id);
+      const select = [...EVENT_COLUMNS.map(([name]) => (name === 'version_id' ? String(Number(partition)) : SOURCE[name]!)), ...(marked ? [String(Number(id))] : [])].join(', ');
       // The staged rows are sorted by version: each version's are one run of row ids.
       const [first, last] = (await this.c.runAndReadAll(`SELECT min(rowid)::DOUBLE, max(rowid)::DOUBLE FROM events WHERE version_id = ${Number(staged)}`)).getRowsJS()[0] as [number | null, number | null];
       if (first === null || last === null) continue;
       for (let from = first; from <= last; from += SLICE_ROWS) {
-        slices.push({ versionId: id, sql: `SELECT ${select} FROM events WHERE version_id = ${Number(staged)} AND rowid >= ${from} AND rowid < ${from + SLICE_ROWS}` });
+        slices.push({ partition, marked, sql: `SELECT ${select} FROM events WHERE version_id = ${Number(staged)} AND rowid >= ${from} AND rowid < ${from + SLICE_ROWS}` });
       }
     }
     const files = [`${this.path}.slice-0.csv`, `${this.path}.slice-1.csv`];
@@ -159,7 +162,9 @@ export class StagedFile {
         written = i + 1 < slices.length ? write(i + 1) : undefined;
         // Observed at once, thrown where it is awaited.
         written?.catch(() => undefined);
-        const copy = client.query(copyFrom(`COPY ${eventPartition(slices[i]!.versionId)} (${EVENT_COLUMNS.map(([n]) => n).join(', ')}) FROM STDIN (FORMAT csv)`));
+        const { partition, marked } = slices[i]!;
+        const columns = [...EVENT_COLUMNS.map(([n]) => n), ...(marked ? ['from_version'] : [])];
+        const copy = client.query(copyFrom(`COPY ${eventPartition(partition)} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`));
         await pipeline(createReadStream(files[i % 2]!), copy);
         copied += Number(copy.rowCount);
         onRows?.(copied);

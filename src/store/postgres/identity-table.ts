@@ -29,6 +29,21 @@ export function groupedSql(versions: string): string {
     WHERE e.version_id = ANY(${versions}) AND v.id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7`;
 }
 
+/**
+ * The identities of the events of `source` (a table with the events' columns, aliased `e`) that
+ * meet `where`, grouped: vessel id, MMSI, name, flag, type, gear, first and last seen (as
+ * IDENTITY_TIME's text), events.
+ */
+export function identityGroupsSql(source: string, where: string): string {
+  return `SELECT v.id, v.ssvid, v.name, v.flag, v.type, v.gear_type, to_char(min(e.start_ts), ${IDENTITY_TIME}), to_char(max(coalesce(e.end_ts, e.start_ts)), ${IDENTITY_TIME}), count(*)::float8
+    FROM ${source} e, LATERAL (VALUES (e.record->'vessel'), (e.record->'otherVessel')) AS j(vessel),
+      LATERAL json_to_record(CASE WHEN json_typeof(j.vessel) = 'object' THEN j.vessel END) AS v(id text, ssvid text, name text, flag text, type text, gear_type text)
+    WHERE ${where} AND v.id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`;
+}
+
+/** Timestamps as text that sorts as they do. */
+export const IDENTITY_TIME = `'YYYY-MM-DD HH24:MI:SS.US'`;
+
 /** Writes the rows of every version not yet in vessel_identities (the versions a load or update adds). */
 export async function writeMissingIdentityRows(c: pg.ClientBase): Promise<void> {
   const missing = await versionsMissingFrom(c, 'identity_versions');

@@ -1,7 +1,8 @@
 // From PostgreSQL layout 1 (one unpartitioned events table) to layout 2 (a partition per version,
 // schema.ts), in one transaction under the writer lock: the old table is renamed, the new one made,
-// each version's rows copied into its own partition and attached, the old table dropped. A
-// migration that fails or is stopped leaves layout 1 as it was.
+// each version's rows copied into its own partition and attached, the old table dropped; and from
+// layout 2 to 3 (the versions' marks, lineage.ts). A migration that fails or is stopped leaves the
+// database as it was.
 import type pg from 'pg';
 import { EVENT_COLUMNS, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition } from './partitions.ts';
@@ -27,6 +28,17 @@ export async function migrateLayout1(client: pg.ClientBase, createSchema: () => 
   await client.query('DROP TABLE events_layout_1');
   await client.query(`UPDATE meta SET value = $1 WHERE key = 'schema_version'`, [String(SCHEMA_VERSION)]);
   return { versions: versions.length, rows };
+}
+
+/**
+ * Layout 2 to 3: the tables of rows per version gain the versions' marks (lineage.ts), which no row
+ * of layout 2 sets, and their index-only scans' indexes are built again to include them.
+ */
+export async function migrateLayout2(client: pg.ClientBase, createSchema: () => Promise<void>): Promise<{ versions: number; rows: number }> {
+  for (const index of ['events_version_start', 'region_events_key', 'spatial_events_key']) await client.query(`DROP INDEX IF EXISTS ${index}`);
+  await createSchema();
+  await client.query(`UPDATE meta SET value = $1 WHERE key = 'schema_version'`, [String(SCHEMA_VERSION)]);
+  return { versions: 0, rows: 0 };
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

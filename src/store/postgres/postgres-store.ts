@@ -25,8 +25,11 @@ import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
 import type { TileBounds } from '../../geo/tiles.ts';
 import { computeStats } from './stats.ts';
+import { SqlBuilder } from '../sql.ts';
 import { storable } from './render-plan.ts';
 import { copyPage, copyStatement } from './copy-page.ts';
+import { OWN_PARTITIONS, type VersionScope } from './lineage.ts';
+import { readingApart, versionsApart } from './shared-versions.ts';
 
 export interface PostgresStoreOptions {
   url: string;
@@ -176,8 +179,11 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly regionTableVersions: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   private readonly spatialTableVersions: ReadonlySet<number>;
+  /** Where each version's rows are (lineage.ts). */
+  private readonly scope: VersionScope;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
+    this.scope = contents.scope;
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
     this.spatialTableVersions = contents.spatialTableVersions;
@@ -188,18 +194,45 @@ export class PostgresStore extends Catalog implements EventStore {
    * holds, spatial_events for polygons, else the events (a region page in end order too).
    */
   private tableOf(query: EventQuery): { count(): CompiledSql; page(list: ListQuery): CompiledSql } {
+    const { apart } = this.reading(query);
+    if (apart) {
+      // Read from the versions' rows apart alone, pages without the join back to the events.
+      const read = (c: CompiledSql) => ({ sql: readingApart(apart, c.sql), params: c.params });
+      return {
+        count: () => {
+          const where = compileWhere(query, OWN_PARTITIONS);
+          return read({ sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params });
+        },
+        page: (list) => read(compileSearch(list, OWN_PARTITIONS, Infinity)),
+      };
+    }
     const onEvents = {
       count: () => {
-        const where = compileWhere(query);
+        const where = compileWhere(query, this.scope);
         return { sql: `SELECT count(*)::float8 FROM events WHERE ${where.sql}`, params: where.params };
       },
-      page: (list: ListQuery) => compileSearch(list),
+      page: (list: ListQuery) => compileSearch(list, this.scope),
     };
     const region = regionPlan(query, this.regionTableVersions);
-    if (region) return { count: () => regionCountSql(region), page: (list) => regionPageSql(region, list) ?? onEvents.page(list) };
+    if (region) return { count: () => regionCountSql(region, this.scope), page: (list) => regionPageSql(region, list, this.scope) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
-    if (spatial) return { count: () => spatialCountSql(spatial), page: (list) => spatialPageSql(spatial, list) };
+    if (spatial) return { count: () => spatialCountSql(spatial, this.scope), page: (list) => spatialPageSql(spatial, list, this.scope) };
     return onEvents;
+  }
+
+  /**
+   * How a query reads its versions: as the catalog places them, or, when two of them share rows,
+   * each version's rows apart under its own id (shared-versions.ts), every statement after `apart`.
+   */
+  private reading(query: EventQuery): { scope: VersionScope; apart?: string } {
+    const versionIds = query.datasets.map((d) => d.resolved.versionId);
+    if (!this.scope.sharesRows(versionIds)) return { scope: this.scope };
+    return { scope: OWN_PARTITIONS, apart: versionsApart(this.scope, versionIds) };
+  }
+
+  /** Rows of a statement on `c`, read as `reading` says. */
+  private rowsReading(c: pg.ClientBase, apart: string | undefined): (sql: string, params: readonly unknown[]) => Promise<unknown[][]> {
+    return (sql, params) => this.db.rows(c, apart ? readingApart(apart, sql) : sql, params);
   }
 
   /** The pool, while this snapshot is open: a closed one refuses work as a closing server does. */
@@ -258,17 +291,20 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   stats(query: EventQuery, options: StatsOptionsNormalized): Promise<EventStats> {
-    return this.db.use((c) => computeStats((sql, params) => this.db.rows(c, sql, params), query, options, this.statsRollupVersions));
+    const { scope, apart } = this.reading(query);
+    return this.db.use((c) => computeStats(this.rowsReading(c, apart), query, options, scope, apart ? new Set() : this.statsRollupVersions));
   }
 
   tileCells(query: EventQuery, tile: TileBounds, grid: number): Promise<TileCell[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.db.use((c) => readTileCells((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, grid, 'vessel_id', kindsOf(query.datasets)));
+    const { scope, apart } = this.reading(query);
+    return this.db.use((c) => readTileCells(this.rowsReading(c, apart), compileWhere(query, scope), tile, grid, 'vessel_id', kindsOf(query.datasets)));
   }
 
   tilePoints(query: EventQuery, tile: TileBounds): Promise<TilePoint[]> {
     if (query.filters.matchesNothing) return Promise.resolve([]);
-    return this.db.use((c) => readTilePoints((sql, params) => this.db.rows(c, sql, params), compileWhere(query), tile, '(extract(epoch FROM start_ts) * 1000)::float8'));
+    const { scope, apart } = this.reading(query);
+    return this.db.use((c) => readTilePoints(this.rowsReading(c, apart), compileWhere(query, scope), tile, '(extract(epoch FROM start_ts) * 1000)::float8'));
   }
 
   vesselIdentities(): Promise<IdentityRow[]> {
@@ -303,7 +339,9 @@ export class PostgresStore extends Catalog implements EventStore {
 
   private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown> {
     if (!storable(id)) return Promise.resolve(undefined);
-    return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE id = $1 AND version_id = $2`, [id, dataset.resolved.versionId]))[0]?.[0]);
+    const b = new SqlBuilder();
+    const where = `id = ${b.param(id)} AND ${this.scope.rowsOf(b, dataset.resolved.versionId)}`;
+    return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE ${where}`, b.params))[0]?.[0]);
   }
 
   /** Refuses further work; the pool belongs to the provider (reloading-store.ts), which ends it. */

@@ -12,15 +12,17 @@
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { REGION_TABLE_LAYERS } from '../region-plan.ts';
+import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
 const TEXT = 'text COLLATE "C"';
 
 export const CREATE_REGION_TABLES = [
   `CREATE TABLE IF NOT EXISTS region_events (
      version_id smallint NOT NULL, member ${TEXT} NOT NULL, region ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
-     end_ts timestamp, kind ${TEXT} NOT NULL, vessel_flag ${TEXT}, vessel_type ${TEXT})
+     end_ts timestamp, kind ${TEXT} NOT NULL, vessel_flag ${TEXT}, vessel_type ${TEXT}, ${VERSION_MARKS})
      PARTITION BY LIST (version_id)`,
-  'CREATE INDEX IF NOT EXISTS region_events_key ON region_events (version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type)',
+  addVersionMarks('region_events'),
+  'CREATE INDEX IF NOT EXISTS region_events_rows ON region_events (version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type, from_version, to_version)',
   'CREATE TABLE IF NOT EXISTS region_versions (version_id smallint PRIMARY KEY)',
 ];
 
@@ -35,22 +37,26 @@ export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]
   for (const versionId of missing) {
     const partition = regionPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
-    // Every layer's rows in one read of the partition (a read per layer took 5 minutes for the 10M
-    // catalogue's five versions, one read 3:46); DISTINCT per list: a region listed twice in an event's
-    // list is still one event in its total. Unsorted: attaching builds the index from a sort.
-    const layers = REGION_TABLE_LAYERS.map((m) => `('${m.member}', ${m.column})`).join(', ');
-    await c.query(
-      `INSERT INTO ${partition}
-       SELECT version_id, l.member, u.region, start_ts, id, end_ts, kind, vessel_flag, vessel_type
-         FROM events CROSS JOIN LATERAL (VALUES ${layers}) AS l(member, regions)
-              CROSS JOIN LATERAL (SELECT DISTINCT r FROM unnest(l.regions) AS r WHERE r IS NOT NULL) AS u(region)
-        WHERE version_id = $1`,
-      [versionId],
-    );
+    // Unsorted: attaching builds the index from a sort.
+    await c.query(`INSERT INTO ${partition} ${regionRowsOf('events', 'version_id = $1')}`, [versionId]);
     await c.query(`ALTER TABLE region_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
     await c.query('INSERT INTO region_versions VALUES ($1)', [versionId]);
   }
   return missing;
+}
+
+/**
+ * The region_events rows of the events of `source` (a table with the events' columns) that meet
+ * `where`, in the table's column order. Every layer's rows in one read (a read per layer took 5
+ * minutes for the 10M catalogue's five versions, one read 3:46); DISTINCT per list: a region listed
+ * twice in an event's list is still one event in its total.
+ */
+export function regionRowsOf(source: string, where: string): string {
+  const layers = REGION_TABLE_LAYERS.map((m) => `('${m.member}', ${m.column})`).join(', ');
+  return `SELECT version_id, l.member, u.region, start_ts, id, end_ts, kind, vessel_flag, vessel_type, from_version, to_version
+    FROM ${source} CROSS JOIN LATERAL (VALUES ${layers}) AS l(member, regions)
+         CROSS JOIN LATERAL (SELECT DISTINCT r FROM unnest(l.regions) AS r WHERE r IS NOT NULL) AS u(region)
+   WHERE ${where}`;
 }
 
 export async function dropRegionRows(c: pg.ClientBase, versionId: number): Promise<void> {

@@ -5,6 +5,7 @@ import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
 import type { Condition } from '../../query/plan.ts';
 import { renderCondition as render, type SqlDialect } from '../render-plan.ts';
 import type { SqlBuilder } from '../sql.ts';
+import type { VersionScope } from './lineage.ts';
 import { FIELD_COLUMN, LIST_TYPE } from './schema.ts';
 
 const REGION_COLUMN = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column])) as Record<RegionMember, string>;
@@ -37,22 +38,33 @@ function inList(b: SqlBuilder, column: string, values: readonly (string | number
   return `${column} ${negated ? '<> ALL' : '= ANY'}(${b.param(held)}::${type}[])`;
 }
 
-const POSTGRES: SqlDialect<unknown> = {
-  inList,
-  column: FIELD_COLUMN,
-  instant: (b, ms) => `${b.param(timestamp(ms))}::timestamp`,
-  // `@>` is what the GIN index serves (`= ANY` is not).
-  inRegion: (b, member, id) => (storable(id) ? `${REGION_COLUMN[member]} @> ARRAY[${b.param(id)}::text]` : 'FALSE'),
-  // One MultiPolygon: PostGIS tests a point against each of its polygons (so overlaps are a union),
-  // with each polygon's holes, on the plane of lon/lat as the DuckDB engine does.
-  inPolygons: (b, polygons) => `ST_Intersects(position, ST_SetSRID(ST_GeomFromGeoJSON(${b.param(JSON.stringify({ type: 'MultiPolygon', coordinates: polygons }))}), 4326))`,
-  lasts(b, c) {
-    const openUntil = c.openUntil.map((v) => `WHEN ${b.param(v.version)}::smallint THEN ${b.param(timestamp(v.ms))}::timestamp`);
-    const end = `coalesce(end_ts, CASE version_id ${openUntil.join(' ')} END)`;
-    return `${epochMs(end)} - ${epochMs('start_ts')} ${c.is === 'lastsAtLeast' ? '>=' : '<'} ${b.param(c.ms)}`;
-  },
-};
+/** The dialect over tables of rows per version, whose versions are found as `scope` says (lineage.ts). */
+function dialect(scope: VersionScope): SqlDialect<unknown> {
+  return {
+    // A version of a partition that holds several versions' rows is its rows' condition there.
+    inList: (b, column, values, negated) => {
+      if (column !== FIELD_COLUMN.version || !values.some((v) => scope.isLayered(Number(v)))) return inList(b, column, values, negated);
+      const held = `(${[...new Set(values)].map((v) => scope.rowsOf(b, Number(v))).join(' OR ')})`;
+      return negated ? `NOT ${held}` : held;
+    },
+    column: FIELD_COLUMN,
+    instant: (b, ms) => `${b.param(timestamp(ms))}::timestamp`,
+    // `@>` is what the GIN index serves (`= ANY` is not).
+    inRegion: (b, member, id) => (storable(id) ? `${REGION_COLUMN[member]} @> ARRAY[${b.param(id)}::text]` : 'FALSE'),
+    // One MultiPolygon: PostGIS tests a point against each of its polygons (so overlaps are a union),
+    // with each polygon's holes, on the plane of lon/lat as the DuckDB engine does.
+    inPolygons: (b, polygons) => `ST_Intersects(position, ST_SetSRID(ST_GeomFromGeoJSON(${b.param(JSON.stringify({ type: 'MultiPolygon', coordinates: polygons }))}), 4326))`,
+    lasts(b, c) {
+      // An open event lasts until its version's last update; the rows of a version that shares its
+      // partition carry the partition's id.
+      const openUntil = c.openUntil.map((v) => `WHEN ${b.param(scope.partitionOf(v.version))}::smallint THEN ${b.param(timestamp(v.ms))}::timestamp`);
+      const end = `coalesce(end_ts, CASE version_id ${openUntil.join(' ')} END)`;
+      return `${epochMs(end)} - ${epochMs('start_ts')} ${c.is === 'lastsAtLeast' ? '>=' : '<'} ${b.param(c.ms)}`;
+    },
+  };
+}
 
-export function renderCondition(b: SqlBuilder, c: Condition): string {
-  return render(b, c, POSTGRES);
+/** A condition of the filter plan on a table of rows per version, its versions placed by `scope`. */
+export function renderCondition(b: SqlBuilder, c: Condition, scope: VersionScope): string {
+  return render(b, c, dialect(scope));
 }

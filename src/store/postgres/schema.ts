@@ -10,12 +10,15 @@ import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 import { CREATE_STATS_ROLLUPS } from './stats-rollups.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
+import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
 /**
- * 1: the first layout; 2: events partitioned by version. A database of another layout is refused
- * (src/store/postgres/versions.ts); `migrate --engine postgres` brings layout 1 to 2 (migrate.ts).
+ * 1: the first layout; 2: events partitioned by version; 3: an update's version shares its base's
+ * partition (lineage.ts), its rows marked with the versions that added and hid them. A database of
+ * another layout is refused (src/store/postgres/versions.ts); `migrate --engine postgres` brings
+ * layouts 1 and 2 to 3 (migrate.ts).
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Each dataset version's events are a partition of `events` of their own: a load writes its
@@ -27,6 +30,7 @@ export const SCHEMA_VERSION = 2;
 export const eventPartition = (versionId: number): string => `events_v${Number(versionId)}`;
 
 const TEXT = 'text COLLATE "C"';
+
 
 /** Event columns in table (and COPY) order, with their types. */
 export const EVENT_COLUMNS: readonly (readonly [string, string])[] = [
@@ -80,10 +84,13 @@ export const CREATE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS dataset_versions (
      version_id smallint PRIMARY KEY, dataset_id text NOT NULL, kind text NOT NULL, version text NOT NULL,
      loaded_at timestamp NOT NULL, row_count bigint NOT NULL, last_updated timestamp, source text,
-     longest_ms bigint, earliest_open_start timestamp, UNIQUE (kind, version))`,
+     longest_ms bigint, earliest_open_start timestamp, lineage_id smallint, UNIQUE (kind, version))`,
+  // The partition an update's version shares (lineage.ts); null for a version with its own.
+  'ALTER TABLE dataset_versions ADD COLUMN IF NOT EXISTS lineage_id smallint',
   `CREATE TABLE IF NOT EXISTS events (${EVENT_COLUMNS.map(([n, t]) => `${n} ${t}`).join(', ')},
-     position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED)
+     position geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED, ${VERSION_MARKS})
      PARTITION BY LIST (version_id)`,
+  addVersionMarks('events'),
   `CREATE TABLE IF NOT EXISTS vessel_groups (group_id ${TEXT} NOT NULL, vessel_id ${TEXT} NOT NULL, PRIMARY KEY (group_id, vessel_id))`,
   `CREATE TABLE IF NOT EXISTS ports (id ${TEXT} PRIMARY KEY, name text, flag text, lat double precision, lon double precision)`,
   `CREATE TABLE IF NOT EXISTS region_ids (member text NOT NULL, id ${TEXT} NOT NULL, PRIMARY KEY (member, id))`,
@@ -112,7 +119,7 @@ export const CREATE_SCHEMA = [
   // Indexes of the partitioned table: each partition gets its own when it is attached.
   'CREATE INDEX IF NOT EXISTS events_id ON events (id)',
   'CREATE INDEX IF NOT EXISTS events_vessel_start ON events (vessel_id, start_ts)',
-  'CREATE INDEX IF NOT EXISTS events_version_start ON events (version_id, start_ts, id)',
+  'CREATE INDEX IF NOT EXISTS events_version_rows ON events (version_id, start_ts, id) INCLUDE (from_version, to_version)',
   ...REGION_MEMBERS.map((m) => `CREATE INDEX IF NOT EXISTS events_${m.column} ON events USING gin (${m.column})`),
   'CREATE INDEX IF NOT EXISTS events_position ON events USING gist (position)',
 ];

@@ -11,15 +11,17 @@
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
+import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
 const TEXT = 'text COLLATE "C"';
 
 export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_events (
      version_id smallint NOT NULL, cell_key integer NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
-     end_ts timestamp, kind ${TEXT} NOT NULL, lat double precision NOT NULL, lon double precision NOT NULL)
+     end_ts timestamp, kind ${TEXT} NOT NULL, lat double precision NOT NULL, lon double precision NOT NULL, ${VERSION_MARKS})
      PARTITION BY LIST (version_id)`,
-  'CREATE INDEX IF NOT EXISTS spatial_events_key ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon)',
+  addVersionMarks('spatial_events'),
+  'CREATE INDEX IF NOT EXISTS spatial_events_rows ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon, from_version, to_version)',
   'CREATE TABLE IF NOT EXISTS spatial_versions (version_id smallint PRIMARY KEY)',
 ];
 
@@ -34,11 +36,16 @@ export async function writeMissingSpatialRows(c: pg.ClientBase): Promise<number[
   for (const versionId of missing) {
     const partition = spatialPartition(versionId);
     await c.query(`CREATE TABLE ${partition} (LIKE spatial_events)`);
-    await c.query(`INSERT INTO ${partition} SELECT version_id, ${PG_CELL_KEY_SQL}, start_ts, id, end_ts, kind, lat, lon FROM events WHERE version_id = $1`, [versionId]);
+    await c.query(`INSERT INTO ${partition} ${spatialRowsOf('events', 'version_id = $1')}`, [versionId]);
     await c.query(`ALTER TABLE spatial_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
     await c.query('INSERT INTO spatial_versions VALUES ($1)', [versionId]);
   }
   return missing;
+}
+
+/** The spatial_events rows of the events of `source` (a table with the events' columns) that meet `where`, in the table's column order. */
+export function spatialRowsOf(source: string, where: string): string {
+  return `SELECT version_id, ${PG_CELL_KEY_SQL}, start_ts, id, end_ts, kind, lat, lon, from_version, to_version FROM ${source} WHERE ${where}`;
 }
 
 export async function dropSpatialRows(c: pg.ClientBase, versionId: number): Promise<void> {

@@ -9,6 +9,7 @@ import { compileWhere, type CompiledSql } from './compile.ts';
 import { planMonthStats, type MonthStatsPlan } from '../month-stats-plan.ts';
 import { SqlBuilder } from '../sql.ts';
 import { renderCondition, timestamp } from './render-plan.ts';
+import { OWN_PARTITIONS, type VersionScope } from './lineage.ts';
 
 export type Rows = (sql: string, params: readonly unknown[]) => Promise<unknown[][]>;
 
@@ -26,19 +27,20 @@ const monthIndex = (ms: number) => (new Date(ms).getUTCFullYear() - 1970) * 12 +
  * month, n), `vessels` the rows of vessel_id, once or more per vessel; each reads the rollups for
  * the window's whole months and the events for its edges.
  */
-export function rollupStatements(query: EventQuery, plan: MonthStatsPlan): { counts: CompiledSql; vessels: CompiledSql } {
+export function rollupStatements(query: EventQuery, plan: MonthStatsPlan, scope: VersionScope): { counts: CompiledSql; vessels: CompiledSql } {
   const { firstWholeMs, afterWholeMs } = plan;
   // Each edge repeats the query's conditions on its own side of the whole months: its own SELECT,
   // so that each is a range of the (version_id, start_ts) index.
   const edges = (b: SqlBuilder) => {
     if (firstWholeMs === undefined && afterWholeMs === undefined) return [];
-    const where = compileWhere(query, b).sql;
+    const where = compileWhere(query, scope, b).sql;
     return [
       ...(firstWholeMs === undefined ? [] : [`${where} AND start_ts < ${b.param(timestamp(firstWholeMs))}::timestamp`]),
       ...(afterWholeMs === undefined ? [] : [`${where} AND start_ts >= ${b.param(timestamp(afterWholeMs))}::timestamp`]),
     ];
   };
-  const rollupWhere = (b: SqlBuilder) => plan.rollupConditions.map((c) => renderCondition(b, c));
+  // The rollups keep every version's rows apart, whichever partition its events share.
+  const rollupWhere = (b: SqlBuilder) => plan.rollupConditions.map((c) => renderCondition(b, c, OWN_PARTITIONS));
 
   const counts = new SqlBuilder();
   const countsWhere = [
@@ -88,8 +90,8 @@ function eventSource(where: CompiledSql): CountSource {
   };
 }
 
-function rollupSource(query: EventQuery, plan: MonthStatsPlan): CountSource {
-  const { counts, vessels } = rollupStatements(query, plan);
+function rollupSource(query: EventQuery, plan: MonthStatsPlan, scope: VersionScope): CountSource {
+  const { counts, vessels } = rollupStatements(query, plan, scope);
   return {
     byFlag: { sql: `SELECT vessel_flag, n FROM (${counts.sql}) c(vessel_flag, month, n)`, params: counts.params },
     buckets: (interval) => ({ sql: `SELECT date_trunc('${TRUNC[interval]}', month::timestamp), n FROM (${counts.sql}) c(vessel_flag, month, n)`, params: counts.params }),
@@ -98,10 +100,10 @@ function rollupSource(query: EventQuery, plan: MonthStatsPlan): CountSource {
 }
 
 /** The statistics; from the rollups where `rollupVersions` (the versions with rollups) and the query allow it (src/store/month-stats-plan.ts). */
-export async function computeStats(rows: Rows, query: EventQuery, options: StatsOptionsNormalized, rollupVersions: ReadonlySet<number> = new Set()): Promise<EventStats> {
-  const where = compileWhere(query);
+export async function computeStats(rows: Rows, query: EventQuery, options: StatsOptionsNormalized, scope: VersionScope, rollupVersions: ReadonlySet<number> = new Set()): Promise<EventStats> {
+  const where = compileWhere(query, scope);
   const plan = planMonthStats(query, options, rollupVersions);
-  const source = plan ? rollupSource(query, plan) : eventSource(where);
+  const source = plan ? rollupSource(query, plan, scope) : eventSource(where);
   const stats: EventStats = {};
   const groupBy = options.includes.has('EVENTS_GROUPED') ? options.groupBy : undefined;
   // One grouping by flag gives the total, the flags and (grouped by FLAG) the groups.

@@ -4,9 +4,13 @@
 // from the events until then.
 import type pg from 'pg';
 
-/** The versions of the catalog that `listTable` does not list yet, ascending. */
+/**
+ * The versions of the catalog that `listTable` does not list yet, ascending: those with a partition
+ * of their own. An update's version, which shares its base's (lineage.ts), has its rows of every
+ * table written by the update itself (update.ts).
+ */
 export async function versionsMissingFrom(c: pg.ClientBase, listTable: string): Promise<number[]> {
-  return (await c.query<{ version_id: number }>(`SELECT version_id FROM dataset_versions WHERE version_id NOT IN (SELECT version_id FROM ${listTable}) ORDER BY 1`)).rows.map((r) => r.version_id);
+  return (await c.query<{ version_id: number }>(`SELECT version_id FROM dataset_versions WHERE lineage_id IS NULL AND version_id NOT IN (SELECT version_id FROM ${listTable}) ORDER BY 1`)).rows.map((r) => r.version_id);
 }
 
 /** The versions `listTable` lists; none in a database written before the table. */

@@ -10,6 +10,7 @@ import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
 import { readRegionTableVersions } from './region-table.ts';
 import { readSpatialTableVersions } from './spatial-table.ts';
+import { VersionScope, type VersionPlacement } from './lineage.ts';
 
 /** Whether a table exists: a database no load has written to has none. */
 export async function tableExists(c: pg.ClientBase, name: string): Promise<boolean> {
@@ -40,7 +41,7 @@ export async function readLayout(c: pg.ClientBase): Promise<number | undefined> 
 export async function schemaProblem(c: pg.ClientBase): Promise<string | undefined> {
   const layout = await readLayout(c);
   if (layout === undefined || layout === SCHEMA_VERSION) return undefined;
-  const how = layout === 1 ? `; run "vessel-events migrate --engine postgres --database-url URL" to move it to layout ${SCHEMA_VERSION} (its events are kept)` : '';
+  const how = layout < SCHEMA_VERSION ? `; run "vessel-events migrate --engine postgres --database-url URL" to move it to layout ${SCHEMA_VERSION} (its events are kept)` : '';
   return `the database has the PostgreSQL layout ${layout}; this version reads layout ${SCHEMA_VERSION}${how}`;
 }
 
@@ -65,6 +66,14 @@ export interface PostgresCatalog extends CatalogContents {
   regionTableVersions: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   spatialTableVersions: ReadonlySet<number>;
+  /** Where each version's rows are (lineage.ts). */
+  scope: VersionScope;
+}
+
+/** Each version's partition, as the catalog says (lineage.ts). */
+export async function readPlacements(c: pg.ClientBase): Promise<VersionPlacement[]> {
+  if (!(await tableExists(c, 'dataset_versions'))) return [];
+  return (await c.query<{ version_id: number; lineage_id: number | null }>('SELECT version_id, lineage_id FROM dataset_versions')).rows.map((r) => ({ versionId: r.version_id, lineageId: r.lineage_id }));
 }
 
 /** Everything the store keeps of the catalog, read in one snapshot (a REPEATABLE READ transaction). */
@@ -84,7 +93,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), spatialTableVersions: await readSpatialTableVersions(c) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), spatialTableVersions: await readSpatialTableVersions(c), scope: new VersionScope(await readPlacements(c)) };
   } finally {
     await c.query('COMMIT');
   }

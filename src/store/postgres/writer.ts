@@ -17,8 +17,9 @@ import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
-import { readLayout, readVersions, schemaProblem } from './versions.ts';
-import { migrateLayout1 } from './migrate.ts';
+import { readLayout, readPlacements, readVersions, schemaProblem } from './versions.ts';
+import type { VersionPlacement } from './lineage.ts';
+import { migrateLayout1, migrateLayout2 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
 
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
@@ -46,10 +47,11 @@ export class PostgresWriter implements EngineWriter {
     await client.connect();
     try {
       await takeWriterLock(client, options.onWait);
-      // Held by this writer alone, so creating the schema never races another writer.
-      for (const ddl of CREATE_SCHEMA) await client.query(ddl);
+      // Refused before any DDL: the schema's indexes would be built over another layout's tables.
       const problem = await schemaProblem(client);
       if (problem) throw new LoadRefused(problem);
+      // Held by this writer alone, so creating the schema never races another writer.
+      for (const ddl of CREATE_SCHEMA) await client.query(ddl);
       await client.query(`INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
       await client.query('BEGIN');
       return new PostgresWriter(client, options);
@@ -60,7 +62,7 @@ export class PostgresWriter implements EngineWriter {
   }
 
   /**
-   * A writer that has moved a layout-1 database to this layout (migrate.ts), or written what a
+   * A writer that has moved a database of an earlier layout to this one (migrate.ts), or written what a
    * database of this layout lacks (the statistics rollups and rows by region and by place of
    * versions written before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
@@ -71,13 +73,13 @@ export class PostgresWriter implements EngineWriter {
     try {
       await takeWriterLock(client, onWait);
       const layout = await readLayout(client);
-      if (layout !== 1 && layout !== SCHEMA_VERSION) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
+      if (layout === undefined || layout > SCHEMA_VERSION) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
       await client.query('BEGIN');
       const writer = new PostgresWriter(client, {});
       const createSchema = async () => {
         for (const ddl of CREATE_SCHEMA) await client.query(ddl);
       };
-      const moved = layout === 1 ? await migrateLayout1(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
+      const moved = layout === 1 ? await migrateLayout1(client, createSchema) : layout === 2 ? await migrateLayout2(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
       const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions } = await writer.writeServingTables();
       if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0) {
@@ -114,12 +116,13 @@ export class PostgresWriter implements EngineWriter {
     const staged = await StagedFile.open(this.staging!);
     try {
       if (update) {
-        options.onPhase?.('copying');
-        const { published, versionIds } = await applyUpdate(this.client, staged, update, options);
-        this.written.push(...versionIds);
-        await this.insertRegionIds(staged);
+        // The versions it applies to have all their tables, which the new ones are made from.
         await writeMissingIdentityRows(this.client);
         await this.writeServingTables();
+        options.onPhase?.('copying');
+        const { published } = await applyUpdate(this.client, staged, update, options);
+        this.rollupsWritten = true;
+        await this.insertRegionIds(staged);
         return { ...result, published };
       }
       const stagedVersions = await staged.versions();
@@ -222,13 +225,31 @@ export class PostgresWriter implements EngineWriter {
   async dropVersion(datasetId: string, kind: EventKind, version: string): Promise<number> {
     const found = (await readVersions(this.client)).find((v) => v.kind === kind && v.version === version);
     if (!found) throw new LoadRefused(`${datasetId} has no version "${version}"`);
-    await dropPartition(this.client, found.versionId);
+    const placements = await readPlacements(this.client);
+    const partitionOf = (p: VersionPlacement) => p.lineageId ?? p.versionId;
+    const partition = partitionOf(placements.find((p) => p.versionId === found.versionId)!);
+    const sharing = placements.filter((p) => p.versionId !== found.versionId && partitionOf(p) === partition).map((p) => p.versionId);
     await this.client.query('DELETE FROM event_cells WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM event_cell_versions WHERE version_id = $1', [found.versionId]);
     await dropIdentityRows(this.client, found.versionId);
     await dropStatsRollups(this.client, found.versionId);
-    await dropRegionRows(this.client, found.versionId);
-    await dropSpatialRows(this.client, found.versionId);
+    if (sharing.length === 0) {
+      await dropPartition(this.client, partition);
+      await dropRegionRows(this.client, partition);
+      await dropSpatialRows(this.client, partition);
+    } else {
+      // The partition stays for the versions sharing it (lineage.ts); the rows of versions past the
+      // latest of them go, and those hidden from those versions on are anybody's again, so that a
+      // next update, which may take the dropped version's id, starts from that latest version.
+      const latest = Math.max(...sharing);
+      if (found.versionId > latest) {
+        for (const table of ['events', 'region_events', 'spatial_events']) {
+          await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
+          await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
+        }
+      }
+    }
+    for (const list of ['region_versions', 'spatial_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }

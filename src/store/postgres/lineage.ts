@@ -1,0 +1,83 @@
+// Where each dataset version's rows are on PostgreSQL. A version a full load writes has a partition
+// of its own (schema.ts eventPartition), and an update's version shares its base's: the update adds
+// its rows there marked `from_version` (the version that added them) and marks the rows it replaces
+// or removes `to_version` (the first version without them), so that an update writes what it
+// changes rather than a copy of every row it keeps (docs/performance.md, "The PostgreSQL engine:
+// updates"). The versions sharing one partition are a lineage, named by the partition's version id;
+// a row is in version V of a lineage when it was added at or before V and not hidden at or before V.
+// Versions only ever grow along a lineage (an update's id is past every loaded one), and a dropped
+// lineage's latest versions take their rows with them (writer.ts), so no row outlives its versions.
+import type { SqlBuilder } from '../sql.ts';
+
+/**
+ * The marks of a row in a partition that holds several versions' rows: the version
+ * that added it (null: the partition's own) and the first that no longer has it (null: none yet).
+ * events, region_events and spatial_events carry them, and include them in the indexes whose scans
+ * read no row (index-only), so that a version's rows are told apart in the index.
+ */
+export const VERSION_MARKS = 'from_version smallint, to_version smallint';
+
+/** The marks added to the tables of rows per version of a database written before them (none is set there). */
+export const addVersionMarks = (table: string): string => `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS from_version smallint, ADD COLUMN IF NOT EXISTS to_version smallint`;
+
+/** A catalog row's version and the partition holding its rows (its own when `lineageId` is null). */
+export interface VersionPlacement {
+  versionId: number;
+  lineageId: number | null;
+}
+
+export class VersionScope {
+  private readonly partitions = new Map<number, number>();
+  /** The latest live version of each lineage that holds more than one version's rows. */
+  private readonly latestOfLayered = new Map<number, number>();
+
+  constructor(placements: readonly VersionPlacement[]) {
+    for (const p of placements) {
+      const partition = p.lineageId ?? p.versionId;
+      this.partitions.set(p.versionId, partition);
+      if (p.lineageId !== null) this.latestOfLayered.set(partition, Math.max(this.latestOfLayered.get(partition) ?? 0, p.versionId));
+    }
+  }
+
+  /** The partition (a version id) holding a version's rows. */
+  partitionOf(versionId: number): number {
+    return this.partitions.get(versionId) ?? versionId;
+  }
+
+  /** Whether some version's rows share a partition with another's, so that rows carry from_version and to_version. */
+  isLayered(versionId: number): boolean {
+    return this.latestOfLayered.has(this.partitionOf(versionId));
+  }
+
+  /**
+   * The condition on a table of rows per version (events, region_events, spatial_events) that holds
+   * for the rows of `versionId`: its partition, and where that holds several versions' rows, those
+   * added by then and not yet hidden. `alias` prefixes the columns (`e.`).
+   */
+  rowsOf(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string {
+    const partition = this.partitionOf(versionId);
+    const own = `${alias}version_id = ${b.param(partition)}::smallint`;
+    const latest = this.latestOfLayered.get(partition);
+    if (latest === undefined) return own;
+    const v = () => `${b.param(versionId)}::smallint`;
+    // The latest version sees every row added and none hidden; the partition's own version, none
+    // added by a later one.
+    const added = versionId === partition ? `${alias}from_version IS NULL` : versionId >= latest ? undefined : `(${alias}from_version IS NULL OR ${alias}from_version <= ${v()})`;
+    const kept = versionId >= latest ? `${alias}to_version IS NULL` : `(${alias}to_version IS NULL OR ${alias}to_version > ${v()})`;
+    return `(${[own, ...(added ? [added] : []), kept].join(' AND ')})`;
+  }
+
+  /** Whether two of these versions share rows: a row in both is then one stored row, found once by an OR of their conditions. */
+  sharesRows(versionIds: readonly number[]): boolean {
+    const seen = new Set<number>();
+    for (const v of new Set(versionIds)) {
+      const partition = this.partitionOf(v);
+      if (seen.has(partition)) return true;
+      seen.add(partition);
+    }
+    return false;
+  }
+}
+
+/** Every version in a partition of its own: the tables written per version (rollups, identities). */
+export const OWN_PARTITIONS = new VersionScope([]);
