@@ -2,6 +2,8 @@
 //   npm run bench:data -- --events 1000000 [--format parquet] [--seed 1] [--update 50000]
 //   npm run bench:data -- --db PATH --rows FISHING.parquet --update 50000 [--updates 30] [--leave-layers]
 //   npm run bench:data -- --database-url URL --rows FISHING.parquet --update 50000 [--updates 3]   (PostgreSQL)
+// --draw-seed N draws other rows from --rows (7 by default); on PostgreSQL the ids earlier updates
+// hid are left out of the draws.
 // Times the two ways data gets in (the demo pipeline `vessel-events demo`, and `generate` files
 // then `load` them), the database size per event, and the peak memory and disk of each run, on real
 // processes of the CLI. With --update N, then updates in a row (three, or --updates) of N fishing
@@ -9,8 +11,8 @@
 // drawn from the generated fishing file, then `compact` (not with --leave-layers, which leaves the
 // database layered for `npm run bench -- --db`); with --db, those updates alone, on an existing
 // database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
-// (which has no compaction: an update there writes its version whole). Results go to
-// bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres] for those runs).
+// (which has no compaction: an update there writes its rows into its base's partition). Results go to
+// bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres-<events>] for those runs).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -27,7 +29,7 @@ const targetArgs = (t: Target) => ('db' in t ? ['--db', t.db] : ['--engine', 'po
 const { values } = parseArgs({ options: {
   events: { type: 'string', default: '1000000' }, format: { type: 'string', default: 'parquet' }, seed: { type: 'string', default: '1' },
   update: { type: 'string' }, db: { type: 'string' }, 'database-url': { type: 'string' }, rows: { type: 'string' },
-  updates: { type: 'string', default: '3' }, 'leave-layers': { type: 'boolean', default: false },
+  updates: { type: 'string', default: '3' }, 'draw-seed': { type: 'string', default: '7' }, 'leave-layers': { type: 'boolean', default: false },
 } });
 if ((values.db || values['database-url']) && (!values.update || !values.rows)) throw new Error('--db and --database-url need --update N and --rows FISHING.parquet (the rows the updates are drawn from)');
 const events = Number(values.events);
@@ -86,11 +88,13 @@ function write(name: string, result: unknown): void {
 const folderSize = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((s, e) => s + (e.isDirectory() ? folderSize(join(dir, e.name)) : sizeOf(join(dir, e.name))), 0);
 
 /** Rows drawn once for every update of a run: `count` disjoint slices of size + removals rows. */
-async function drawRows(rows: string, size: number, count: number): Promise<{ files: (run: number) => Promise<{ rows: string; removals: string }>; close: () => void }> {
+async function drawRows(rows: string, size: number, count: number, gone: readonly string[] = []): Promise<{ files: (run: number) => Promise<{ rows: string; removals: string }>; close: () => void }> {
   const instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
   const removals = Math.max(1, Math.floor(size / 50));
-  await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) USING SAMPLE reservoir(${count * (size + removals)} ROWS) REPEATABLE (7))`);
+  await c.run('CREATE TABLE gone (id VARCHAR)');
+  for (let i = 0; i < gone.length; i += 10_000) await c.run(`INSERT INTO gone VALUES ${gone.slice(i, i + 10_000).map((id) => `(${sqlText(id)})`).join(', ')}`);
+  await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) WHERE event_id NOT IN (SELECT id FROM gone) USING SAMPLE reservoir(${count * (size + removals)} ROWS) REPEATABLE (${Number(values['draw-seed'])}))`);
   const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
   const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
   const changed = Math.floor(size * 0.8);
@@ -119,7 +123,7 @@ async function drawRows(rows: string, size: number, count: number): Promise<{ fi
  */
 async function updates(target: Target, rows: string, size: number): Promise<Record<string, unknown>> {
   const count = Number(values.updates);
-  const drawn = await drawRows(rows, size, count);
+  const drawn = await drawRows(rows, size, count, 'url' in target ? await removedBefore(target.url) : []);
   const runs: { seconds: number; peakMiB: number }[] = [];
   try {
     for (let run = 0; run < count; run++) {
@@ -182,11 +186,40 @@ async function loadBudgets(): Promise<void> {
   write(`${result.date.slice(0, 10)}-data-${events}.json`, result);
 }
 
+/**
+ * The fishing ids earlier updates of a PostgreSQL database removed or replaced (rows marked hidden,
+ * src/store/postgres/lineage.ts), which a run's draws leave out: an id to remove must be there.
+ */
+async function removedBefore(url: string): Promise<string[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('SET enable_seqscan = off');
+    return (await c.query(`SELECT DISTINCT id FROM events WHERE kind = 'fishing' AND to_version IS NOT NULL`)).rows.map((r) => r.id as string);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The events of each dataset's latest version in a PostgreSQL database. */
+async function latestRows(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT sum(row_count) AS n FROM dataset_versions WHERE version_id IN (SELECT max(version_id) FROM dataset_versions GROUP BY kind)')).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
+
 try {
   if (values.db || values['database-url']) {
     const target: Target = values.db ? { db: values.db } : { url: values['database-url']! };
-    const result = { date: new Date().toISOString(), machine: machine(), database: values.db ?? 'PostgreSQL', update: await updates(target, values.rows!, Number(values.update)) };
-    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}${values.db ? '' : '-postgres'}.json`, result);
+    // A PostgreSQL run is named for the events its latest versions held before it, so that runs on
+    // catalogues of other sizes the same day are kept apart.
+    const held = 'url' in target ? await latestRows(target.url) : undefined;
+    const result = { date: new Date().toISOString(), machine: machine(), database: values.db ?? 'PostgreSQL', ...(held === undefined ? {} : { events: held }), update: await updates(target, values.rows!, Number(values.update)) };
+    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}${held === undefined ? '' : `-postgres-${held}`}.json`, result);
   } else {
     await loadBudgets();
   }

@@ -149,7 +149,7 @@ async function recordVersion(client: pg.ClientBase, t: UpdateTarget, v: LayeredV
     text: `WITH base AS (SELECT row_count, last_updated, longest_ms, earliest_open_start FROM dataset_versions WHERE version_id = ${b.param(v.baseId)}::smallint),
                 added AS (SELECT count(*) AS n, max(coalesce(e.end_ts, e.start_ts)) AS last, ceil(max(extract(epoch FROM e.end_ts - e.start_ts) * 1000))::bigint AS longest,
                                  min(e.start_ts) FILTER (WHERE e.end_ts IS NULL) AS open FROM update_added e WHERE ${addedRows(b, v)}),
-                hidden AS (SELECT count(*) AS n, count(*) FILTER (WHERE e.id IN (SELECT id FROM update_given WHERE kind = e.kind)) AS replaced,
+                hidden AS (SELECT count(*) AS n, count(*) FILTER (WHERE e.id IN (SELECT id FROM update_given WHERE kind = ${b.param(v.kind)})) AS replaced,
                                   max(coalesce(e.end_ts, e.start_ts)) AS last FROM update_hidden e WHERE ${hiddenRows(b, v)})
            SELECT (base.row_count - hidden.n + added.n)::float8, added.n::float8, hidden.replaced::float8,
                   (CASE WHEN added.last >= base.last_updated OR hidden.last IS NULL OR hidden.last < base.last_updated THEN greatest(base.last_updated, added.last) END)::text,
