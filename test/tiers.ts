@@ -27,7 +27,7 @@ const RELIABILITY_ON_BOTH = ['busy-engine', 'dropped-pages'].map((name) => join(
  */
 export const QUICK_ON_POSTGRES = [
   // The longest first, so that two files at a time end together.
-  'area-differential', 'updates', 'filters-differential', 'stats',
+  'area-differential', 'updates', 'filters-differential', 'stats', 'update-versions',
 ].map((name) => join(TEST_ROOT, 'api', `${name}.test.ts`));
 
 export function suitesIn(folder: string): string[] {
