@@ -208,6 +208,19 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
     assert.equal(await identityDifferences(url), 0);
   });
 
+  test('each version\'s rows by place are written in cell order, in a partition never scanned in parallel', async () => {
+    await onClient(url, async (c) => {
+      const partitions = (await c.query(`SELECT inhrelid::regclass::text AS name, c.reloptions FROM pg_inherits JOIN pg_class c ON c.oid = inhrelid WHERE inhparent = 'spatial_events'::regclass`)).rows;
+      assert.equal(partitions.length, (await readSpatialTableVersions(c)).size);
+      for (const { name, reloptions } of partitions) {
+        assert.deepEqual(reloptions, ['parallel_workers=0'], name);
+        // Out of order: a row whose (cell, start) sorts before the row stored before it.
+        const { rows } = await c.query(`SELECT count(*)::int AS n FROM (SELECT cell_key, start_ts, lag(cell_key) OVER w AS c0, lag(start_ts) OVER w AS s0 FROM ${name} WINDOW w AS (ORDER BY ctid)) t WHERE (cell_key, start_ts) < (c0, s0)`);
+        assert.equal(rows[0].n, 0, name);
+      }
+    });
+  });
+
   test('200 random polygon lists spatial_events answers: the same totals and pages as read from the events', async () => {
     const r = new Random(4245);
     const places = fixture.records.map((e) => [e.lat, e.lon] as const);
