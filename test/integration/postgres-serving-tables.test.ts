@@ -213,7 +213,7 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       const partitions = (await c.query(`SELECT inhrelid::regclass::text AS name, c.reloptions FROM pg_inherits JOIN pg_class c ON c.oid = inhrelid WHERE inhparent = 'spatial_events'::regclass`)).rows;
       assert.equal(partitions.length, (await readSpatialTableVersions(c)).size);
       for (const { name, reloptions } of partitions) {
-        assert.deepEqual(reloptions, ['parallel_workers=0'], name);
+        assert.ok((reloptions as string[] | null)?.includes('parallel_workers=0'), `${name}: ${reloptions}`);
         // Out of order: a row whose (cell, start) sorts before the row stored before it.
         const { rows } = await c.query(`SELECT count(*)::int AS n FROM (SELECT cell_key, start_ts, lag(cell_key) OVER w AS c0, lag(start_ts) OVER w AS s0 FROM ${name} WINDOW w AS (ORDER BY ctid)) t WHERE (cell_key, start_ts) < (c0, s0)`);
         assert.equal(rows[0].n, 0, name);
