@@ -1,7 +1,7 @@
 // spatial_events on PostgreSQL: for every event, its position, its cell of the grid in
 // src/geo/grid.ts and the columns a polygon query is filtered and sorted on, a partition per dataset
 // version indexed on (version_id, cell_key, start_ts, id) with the rest included. A polygon query
-// then reads, index-only, the rows of the cells its polygons cover: those wholly inside count as
+// then reads from that index the rows of the cells its polygons cover: those wholly inside count as
 // they are, those an edge comes near are tested with PostGIS on their own position. On the events,
 // a 6-degree box and a year of the 10M catalogue's fishing intersected the GiST index's 769,358
 // points in the box with the year's 937,486 index entries, then read the heap page of each match,
@@ -16,12 +16,12 @@ import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 const TEXT = 'text COLLATE "C"';
 
 /**
- * No parallel scan of a partition: a polygon's rows are a few thousand index entries, and each
- * parallel worker starts by loading PostGIS to test the edge cells. One polygon's count at 10M:
- * 91-106 ms with two workers, 17-20 ms without (psql, 2026-11-28 20:07; docs/performance.md,
- * "The PostgreSQL engine: polygons").
+ * No parallel scan of a partition: a polygon's rows are a few thousand index entries, and a
+ * parallel worker takes 31-37 ms to start here, 51-72 ms once its connection has used PostGIS. One
+ * polygon's count at 10M: 91-106 ms with two workers, 17-20 ms without (psql, 2026-11-28 20:07;
+ * docs/performance.md, "The PostgreSQL engine: polygons").
  */
-const SPATIAL_STORAGE = 'parallel_workers = 0';
+const SPATIAL_STORAGE = 'parallel_workers=0';
 
 export const CREATE_SPATIAL_TABLES = [
   `CREATE TABLE IF NOT EXISTS spatial_events (
@@ -31,9 +31,11 @@ export const CREATE_SPATIAL_TABLES = [
   addVersionMarks('spatial_events'),
   'CREATE INDEX IF NOT EXISTS spatial_events_rows ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon, from_version, to_version)',
   'CREATE TABLE IF NOT EXISTS spatial_versions (version_id smallint PRIMARY KEY)',
-  // Partitions written before their storage parameters were set here get them at the writer's next open.
+  // Partitions written before their storage parameters were set here get them at the writer's next
+  // open; the others are left alone, so that an open alters no table once every partition has them.
   `DO $$ DECLARE p regclass; BEGIN
-     FOR p IN SELECT inhrelid::regclass FROM pg_inherits WHERE inhparent = 'spatial_events'::regclass LOOP
+     FOR p IN SELECT inhrelid::regclass FROM pg_inherits JOIN pg_class ON pg_class.oid = inhrelid
+              WHERE inhparent = 'spatial_events'::regclass AND NOT coalesce(reloptions, '{}') @> ARRAY['${SPATIAL_STORAGE}'] LOOP
        EXECUTE format('ALTER TABLE %s SET (${SPATIAL_STORAGE})', p);
      END LOOP;
    END $$`,
