@@ -23,7 +23,7 @@ import type { StatsInclude, StatsOptionsNormalized, TimeseriesInterval } from '.
 import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
-import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
+import { readRegionHiddenLineages, readRegionTableVersions, regionRowsHeld } from '../../src/store/postgres/region-table.ts';
 import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
 import { groupedSql } from '../../src/store/postgres/identity-table.ts';
 import { spatialConditions } from '../../src/store/spatial-plan.ts';
@@ -75,12 +75,16 @@ const rowsOf = (c: pg.Client) => async (sql: string, params: readonly unknown[])
  * Each version's rows of the events (the statements' `events`, as a WITH) and of a table beside them,
  * under the version's own id, however versions share partitions (src/store/postgres/lineage.ts).
  */
-async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table: string, columns: string): string }> {
+async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table: string, columns: string): string; regions(columns: string): string }> {
   const placements = await readPlacements(c);
   const scope = new VersionScope(placements);
   const ids = placements.map((p) => p.versionId);
-  return { events: versionsApart(scope, ids), of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})` };
+  const hidden = await readRegionHiddenLineages(c);
+  // region_events less the rows updates hid (region_hidden), as the store reads it.
+  const regions = (columns: string) => `(${ids.map((v) => `SELECT ${v}::smallint AS version_id, ${columns} FROM region_events WHERE ${regionRowsHeld(literal, scope, hidden, v)}`).join(' UNION ALL ')})`;
+  return { events: versionsApart(scope, ids), of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})`, regions };
 }
+const literal = { param: (value: unknown) => String(Number(value)) };
 
 async function rollupDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
@@ -101,7 +105,7 @@ async function regionDifferences(url: string): Promise<number> {
     const apart = await versionRows(c);
     const fromEvents = REGION_TABLE_LAYERS.map((m) =>
       `SELECT DISTINCT version_id, '${m.member}'::text, r, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM events, unnest(${m.column}) r`).join(' UNION ALL ');
-    const table = `SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM ${apart.of('region_events', 'member, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type, from_version, to_version')} r`;
+    const table = `SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM ${apart.regions('member, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type')} r`;
     return Number((await c.query(`${apart.events} SELECT count(*) FROM ((${table} EXCEPT ALL (${fromEvents})) UNION ALL ((${fromEvents}) EXCEPT ALL ${table})) d`)).rows[0].count);
   });
 }
@@ -343,6 +347,17 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
+      // The rows by region the update hid are in region_hidden, each as region_events has it; none is rewritten.
+      const fishingLineage = await onClient(copyUrl, async (c) => (await c.query(`SELECT lineage_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2'`)).rows[0].lineage_id as number);
+      assert.deepEqual([...await onClient(copyUrl, readRegionHiddenLineages)], [fishingLineage]);
+      await onClient(copyUrl, async (c) => {
+        assert.equal(Number((await c.query('SELECT count(*) FROM region_events WHERE to_version IS NOT NULL')).rows[0].count), 0);
+        const hiddenIds = (await c.query('SELECT DISTINCT id FROM region_hidden ORDER BY id')).rows.map((r) => r.id as string);
+        assert.deepEqual(hiddenIds, [changed!['event_id'], removed!['event_id']].map(String).sort());
+        const unmatched = await c.query(`SELECT count(*) FROM region_hidden h WHERE NOT EXISTS (SELECT 1 FROM region_events r WHERE (r.version_id, r.member, r.region, r.start_ts, r.id, r.end_ts, r.kind, r.vessel_flag, r.vessel_type)
+          IS NOT DISTINCT FROM (h.version_id, h.member, h.region, h.start_ts, h.id, h.end_ts, h.kind, h.vessel_flag, h.vessel_type) AND r.from_version IS NOT DISTINCT FROM h.from_version)`);
+        assert.equal(Number(unmatched.rows[0].count), 0);
+      });
       assert.equal(await spatialDifferences(copyUrl), 0);
       assert.equal(await identityDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);

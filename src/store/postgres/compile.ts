@@ -64,13 +64,13 @@ function versionBranches(q: ListQuery): (string | number | boolean)[] | undefine
 
 /**
  * One SELECT of `columns` from `table` per version, each with `where` (the conditions but the
- * versions), in the list's order and limited to the rows up to the page's end, joined by UNION ALL:
+ * versions) and the version's rows there (`rowsOf`), in the list's order and limited to the rows up to the page's end, joined by UNION ALL:
  * each reads its partition's index in order, and PostgreSQL merges them (a Merge Append), reading
  * no further than the page. Branches without their own order and limit were not merged.
  */
-export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string, scope: VersionScope): string {
+export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string, rowsOf: (versionId: number) => string): string {
   const pageEnd = b.param(q.offset + q.limit);
-  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE ${scope.rowsOf(b, Number(v))}${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
+  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE ${rowsOf(Number(v))}${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
 }
 
 /**
@@ -81,7 +81,7 @@ export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly
 function rowsOf(q: ListQuery, columns: string, b: SqlBuilder, scope: VersionScope): string {
   const versions = versionBranches(q);
   if (!versions) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, scope, b).sql}`;
-  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c, scope)).join(' AND '), scope);
+  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c, scope)).join(' AND '), (v) => scope.rowsOf(b, v));
 }
 
 /**

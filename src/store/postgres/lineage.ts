@@ -31,7 +31,7 @@ export class VersionScope {
   /** The latest live version of each lineage that holds more than one version's rows. */
   private readonly latestOfLayered = new Map<number, number>();
 
-  constructor(placements: readonly VersionPlacement[]) {
+  constructor(private readonly placements: readonly VersionPlacement[]) {
     for (const p of placements) {
       const partition = p.lineageId ?? p.versionId;
       this.partitions.set(p.versionId, partition);
@@ -67,6 +67,14 @@ export class VersionScope {
     return `(${[own, ...(added ? [added] : []), kept].join(' AND ')})`;
   }
 
+  /**
+   * These versions on a table of the rows their lineages' updates hid (region_hidden, region-table.ts):
+   * there a version's condition holds for the rows hidden from it, those hidden at or before it.
+   */
+  hiddenRows(): VersionScope {
+    return new HiddenRowsScope(this.placements);
+  }
+
   /** Whether two of these versions share rows: a row in both is then one stored row, found once by an OR of their conditions. */
   sharesRows(versionIds: readonly number[]): boolean {
     const seen = new Set<number>();
@@ -81,3 +89,15 @@ export class VersionScope {
 
 /** Every version in a partition of its own: the tables written per version (rollups, identities). */
 export const OWN_PARTITIONS = new VersionScope([]);
+
+/** A VersionScope on the rows hidden from each version (VersionScope.hiddenRows). */
+class HiddenRowsScope extends VersionScope {
+  // Every version is read by its hiding mark: a partition no update shares has no row hidden.
+  override isLayered(): boolean {
+    return true;
+  }
+
+  override rowsOf(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string {
+    return `(${alias}version_id = ${b.param(this.partitionOf(versionId))}::smallint AND ${alias}to_version <= ${b.param(versionId)}::smallint)`;
+  }
+}

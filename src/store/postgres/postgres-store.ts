@@ -177,6 +177,8 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   private readonly regionTableVersions: ReadonlySet<number>;
+  /** The lineages whose updates hid rows by region (region-table.ts). */
+  private readonly regionHiddenLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   private readonly spatialTableVersions: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
@@ -186,6 +188,7 @@ export class PostgresStore extends Catalog implements EventStore {
     this.scope = contents.scope;
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
+    this.regionHiddenLineages = contents.regionHiddenLineages;
     this.spatialTableVersions = contents.spatialTableVersions;
   }
 
@@ -214,7 +217,7 @@ export class PostgresStore extends Catalog implements EventStore {
       page: (list: ListQuery) => compileSearch(list, this.scope),
     };
     const region = regionPlan(query, this.regionTableVersions);
-    if (region) return { count: () => regionCountSql(region, this.scope), page: (list) => regionPageSql(region, list, this.scope) ?? onEvents.page(list) };
+    if (region) return { count: () => regionCountSql(region, this.scope, this.regionHiddenLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionHiddenLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
     if (spatial) return { count: () => spatialCountSql(spatial, this.scope), page: (list) => spatialPageSql(spatial, list, this.scope) };
     return onEvents;

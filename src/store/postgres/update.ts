@@ -1,8 +1,8 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
 // each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
 // The update's rows are copied into that partition marked as the new version's, and the rows they
-// replace, or the update removes, are marked as hidden from it on; so are their rows by region and
-// by place. The new version's rollups and vessel identities are its base's with the change applied
+// replace, or the update removes, are marked as hidden from it on; so are their rows by place, and
+// their rows by region are written to region_hidden (region-table.ts). The new version's rollups and vessel identities are its base's with the change applied
 // (layered-summaries.ts). What is written is what changed: the 10M catalogue's fishing version
 // (7.2M rows, 30 GB with its tables) is neither copied nor indexed again.
 import type pg from 'pg';
@@ -14,7 +14,7 @@ import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type LayeredVersion } from './layered-summaries.ts';
-import { regionPartition, regionRowsOf } from './region-table.ts';
+import { hideRegionRows, regionPartition, regionRowsOf } from './region-table.ts';
 import { spatialPartition, spatialRowsOf } from './spatial-table.ts';
 import { eventPartition } from './schema.ts';
 
@@ -77,11 +77,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   for (const v of layered) {
     const params = [v.versionId, v.partition, v.kind];
     await client.query('UPDATE events e SET to_version = $1 FROM update_hidden h WHERE e.version_id = $2 AND h.kind = $3 AND e.id = h.id AND e.to_version IS NULL', params);
-    await client.query(
-      `UPDATE region_events r SET to_version = $1 FROM (${regionRowsOf('update_hidden', 'kind = $3')}) h
-        WHERE r.version_id = $2 AND r.member = h.member AND r.region = h.region AND r.start_ts = h.start_ts AND r.id = h.id AND r.to_version IS NULL`,
-      params,
-    );
+    await hideRegionRows(client, v.partition, v.versionId, 'update_hidden', 'kind = $1', [v.kind]);
     await client.query(
       `UPDATE spatial_events s SET to_version = $1 FROM (${spatialRowsOf('update_hidden', 'kind = $3')}) h(version_id, cell_key, start_ts, id)
         WHERE s.version_id = $2 AND s.cell_key = h.cell_key AND s.start_ts = h.start_ts AND s.id = h.id AND s.to_version IS NULL`,

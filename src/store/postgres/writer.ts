@@ -247,6 +247,7 @@ export class PostgresWriter implements EngineWriter {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
+        await this.client.query('DELETE FROM region_hidden WHERE version_id = $1 AND to_version > $2', [partition, latest]);
       }
     }
     for (const list of ['region_versions', 'spatial_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
