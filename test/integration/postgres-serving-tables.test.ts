@@ -23,7 +23,8 @@ import type { StatsInclude, StatsOptionsNormalized, TimeseriesInterval } from '.
 import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
-import { readRegionHiddenLineages, readRegionTableVersions, regionRowsHeld } from '../../src/store/postgres/region-table.ts';
+import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
+import { readRegionUpdatedLineages, regionRowsHeld } from '../../src/store/postgres/region-changes.ts';
 import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
 import { groupedSql } from '../../src/store/postgres/identity-table.ts';
 import { spatialConditions } from '../../src/store/spatial-plan.ts';
@@ -79,9 +80,10 @@ async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table
   const placements = await readPlacements(c);
   const scope = new VersionScope(placements);
   const ids = placements.map((p) => p.versionId);
-  const hidden = await readRegionHiddenLineages(c);
-  // region_events less the rows updates hid (region_hidden), as the store reads it.
-  const regions = (columns: string) => `(${ids.map((v) => `SELECT ${v}::smallint AS version_id, ${columns} FROM region_events WHERE ${regionRowsHeld(literal, scope, hidden, v)}`).join(' UNION ALL ')})`;
+  const updated = await readRegionUpdatedLineages(c);
+  // region_events and the rows updates added, less those they hid, as the store reads them.
+  const regions = (columns: string) => `(${ids.flatMap((v) => (['region_events', 'region_added'] as const).map((table) =>
+    `SELECT ${v}::smallint AS version_id, ${columns} FROM ${table} WHERE ${regionRowsHeld(literal, scope, updated, table, v)}`)).join(' UNION ALL ')})`;
   return { events: versionsApart(scope, ids), of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})`, regions };
 }
 const literal = { param: (value: unknown) => String(Number(value)) };
@@ -347,11 +349,13 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
-      // The rows by region the update hid are in region_hidden, each as region_events has it; none is rewritten.
+      // The rows by region the update added are in region_added, those it hid in region_hidden, each
+      // as region_events has it; region_events is not written.
       const fishingLineage = await onClient(copyUrl, async (c) => (await c.query(`SELECT lineage_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2'`)).rows[0].lineage_id as number);
-      assert.deepEqual([...await onClient(copyUrl, readRegionHiddenLineages)], [fishingLineage]);
+      assert.deepEqual([...await onClient(copyUrl, readRegionUpdatedLineages)], [fishingLineage]);
       await onClient(copyUrl, async (c) => {
-        assert.equal(Number((await c.query('SELECT count(*) FROM region_events WHERE to_version IS NOT NULL')).rows[0].count), 0);
+        assert.equal(Number((await c.query('SELECT count(*) FROM region_events WHERE to_version IS NOT NULL OR from_version IS NOT NULL')).rows[0].count), 0);
+        assert.deepEqual((await c.query('SELECT DISTINCT id FROM region_added')).rows.map((r) => r.id as string), [String(changed!['event_id'])]);
         const hiddenIds = (await c.query('SELECT DISTINCT id FROM region_hidden ORDER BY id')).rows.map((r) => r.id as string);
         assert.deepEqual(hiddenIds, [changed!['event_id'], removed!['event_id']].map(String).sort());
         const unmatched = await c.query(`SELECT count(*) FROM region_hidden h WHERE NOT EXISTS (SELECT 1 FROM region_events r WHERE (r.version_id, r.member, r.region, r.start_ts, r.id, r.end_ts, r.kind, r.vessel_flag, r.vessel_type)

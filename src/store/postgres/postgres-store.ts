@@ -177,8 +177,8 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   private readonly regionTableVersions: ReadonlySet<number>;
-  /** The lineages whose updates hid rows by region (region-table.ts). */
-  private readonly regionHiddenLineages: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by region (region-changes.ts). */
+  private readonly regionUpdatedLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   private readonly spatialTableVersions: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
@@ -188,7 +188,7 @@ export class PostgresStore extends Catalog implements EventStore {
     this.scope = contents.scope;
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
-    this.regionHiddenLineages = contents.regionHiddenLineages;
+    this.regionUpdatedLineages = contents.regionUpdatedLineages;
     this.spatialTableVersions = contents.spatialTableVersions;
   }
 
@@ -217,7 +217,7 @@ export class PostgresStore extends Catalog implements EventStore {
       page: (list: ListQuery) => compileSearch(list, this.scope),
     };
     const region = regionPlan(query, this.regionTableVersions);
-    if (region) return { count: () => regionCountSql(region, this.scope, this.regionHiddenLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionHiddenLineages) ?? onEvents.page(list) };
+    if (region) return { count: () => regionCountSql(region, this.scope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
     if (spatial) return { count: () => spatialCountSql(spatial, this.scope), page: (list) => spatialPageSql(spatial, list, this.scope) };
     return onEvents;

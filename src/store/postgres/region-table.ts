@@ -8,32 +8,25 @@
 // 76,000 pages, 1.8 s cold (docs/performance.md, "The PostgreSQL engine at 10M"). The writer
 // writes the rows of each version it adds; a version written before the table is not listed in
 // region_versions and is read from the events until `migrate` or the next write adds its rows.
-// An update does not mark the rows it hides there: it writes their keys to region_hidden, a
-// partition per lineage (lineage.ts) beside it, which a region's total subtracts and its pages
-// leave out. Marking them was a read and a rewrite of each row, with a new index entry, in a
-// table larger than the page cache: 109 of an update's 194 s at 10M (docs/performance.md, "The
-// PostgreSQL engine: updates").
+// An update writes neither to it: the rows by region it adds and hides are kept beside it
+// (region-changes.ts).
 // The queries on it: region-queries.ts.
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { REGION_TABLE_LAYERS } from '../region-plan.ts';
-import { addVersionMarks, VERSION_MARKS, type VersionScope } from './lineage.ts';
-import type { SqlBuilder } from '../sql.ts';
+import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
 const TEXT = 'text COLLATE "C"';
 
-const REGION_COLUMNS = `version_id smallint NOT NULL, member ${TEXT} NOT NULL, region ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
+export const REGION_COLUMNS = `version_id smallint NOT NULL, member ${TEXT} NOT NULL, region ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
      end_ts timestamp, kind ${TEXT} NOT NULL, vessel_flag ${TEXT}, vessel_type ${TEXT}, ${VERSION_MARKS}`;
-const REGION_INDEX = '(version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type, from_version, to_version)';
+export const REGION_INDEX = '(version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type, from_version, to_version)';
 
 export const CREATE_REGION_TABLES = [
   `CREATE TABLE IF NOT EXISTS region_events (${REGION_COLUMNS}) PARTITION BY LIST (version_id)`,
   addVersionMarks('region_events'),
   `CREATE INDEX IF NOT EXISTS region_events_rows ON region_events ${REGION_INDEX}`,
   'CREATE TABLE IF NOT EXISTS region_versions (version_id smallint PRIMARY KEY)',
-  // A hidden row as region_events has it, its to_version the first version without it.
-  `CREATE TABLE IF NOT EXISTS region_hidden (${REGION_COLUMNS}) PARTITION BY LIST (version_id)`,
-  `CREATE INDEX IF NOT EXISTS region_hidden_rows ON region_hidden ${REGION_INDEX}`,
 ];
 
 export const regionPartition = (versionId: number): string => `region_events_v${Number(versionId)}`;
@@ -69,46 +62,8 @@ export function regionRowsOf(source: string, where: string): string {
    WHERE ${where}`;
 }
 
-/** The partition of region_hidden of a lineage (the version id of its partition). */
-export const regionHiddenPartition = (lineageId: number): string => `region_hidden_v${Number(lineageId)}`;
-
-/**
- * Records that version `hiding` no longer has the rows by region of the rows of `source` that meet
- * `where` (its base's rows it replaces or removes, all of lineage `lineageId`).
- */
-export async function hideRegionRows(c: pg.ClientBase, lineageId: number, hiding: number, source: string, where: string, params: unknown[]): Promise<void> {
-  await c.query(`CREATE TABLE IF NOT EXISTS ${regionHiddenPartition(lineageId)} PARTITION OF region_hidden FOR VALUES IN (${Number(lineageId)})`);
-  const hidingParam = `$${params.length + 1}::smallint`;
-  await c.query(
-    `INSERT INTO region_hidden SELECT version_id, member, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type, from_version, ${hidingParam}
-       FROM (${regionRowsOf(source, where)}) h ORDER BY member, region, start_ts, id`,
-    [...params, hiding],
-  );
-}
-
-/**
- * The condition on region_events (not aliased) for the rows of `versionId`: those its partition
- * holds for it, less those hidden from it, when its lineage's updates hid rows. A hidden row is
- * told from the row that replaced it, which may have its key, by the version that added it.
- */
-export function regionRowsHeld(b: Pick<SqlBuilder, 'param'>, scope: VersionScope, hiddenLineages: ReadonlySet<number>, versionId: number): string {
-  const rows = scope.rowsOf(b, versionId);
-  const partition = scope.partitionOf(versionId);
-  if (!hiddenLineages.has(partition)) return rows;
-  return `${rows} AND NOT EXISTS (SELECT 1 FROM region_hidden h WHERE h.version_id = ${b.param(partition)}::smallint AND h.member = region_events.member
-    AND h.region = region_events.region AND h.start_ts = region_events.start_ts AND h.id = region_events.id
-    AND h.from_version IS NOT DISTINCT FROM region_events.from_version AND h.to_version <= ${b.param(versionId)}::smallint)`;
-}
-
-/** The lineages whose updates hid rows by region (a partition of region_hidden each; none in a database written before it). */
-export async function readRegionHiddenLineages(c: pg.ClientBase): Promise<Set<number>> {
-  const rows = (await c.query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = to_regclass('region_hidden')`)).rows;
-  return new Set(rows.map((r) => Number(/_v(\d+)$/.exec(r.name)![1])));
-}
-
 export async function dropRegionRows(c: pg.ClientBase, versionId: number): Promise<void> {
   await c.query(`DROP TABLE IF EXISTS ${regionPartition(versionId)}`);
-  await c.query(`DROP TABLE IF EXISTS ${regionHiddenPartition(versionId)}`);
   await c.query('DELETE FROM region_versions WHERE version_id = $1', [versionId]);
 }
 

@@ -1,8 +1,8 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
 // each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
 // The update's rows are copied into that partition marked as the new version's, and the rows they
-// replace, or the update removes, are marked as hidden from it on; so are their rows by place, and
-// their rows by region are written to region_hidden (region-table.ts). The new version's rollups and vessel identities are its base's with the change applied
+// replace, or the update removes, are marked as hidden from it on; so are their rows by place. Its
+// rows by region, added and hidden, are written beside region_events (region-changes.ts). The new version's rollups and vessel identities are its base's with the change applied
 // (layered-summaries.ts). What is written is what changed: the 10M catalogue's fishing version
 // (7.2M rows, 30 GB with its tables) is neither copied nor indexed again.
 import type pg from 'pg';
@@ -14,7 +14,8 @@ import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type LayeredVersion } from './layered-summaries.ts';
-import { hideRegionRows, regionPartition, regionRowsOf } from './region-table.ts';
+import { regionPartition } from './region-table.ts';
+import { addRegionRows, hideRegionRows } from './region-changes.ts';
 import { spatialPartition, spatialRowsOf } from './spatial-table.ts';
 import { eventPartition } from './schema.ts';
 
@@ -23,7 +24,7 @@ import { eventPartition } from './schema.ts';
  * the staged file), and returns them as published, with what each changed. Every version it
  * applies to has its rollups, identities and rows by region and by place written (writer.ts).
  */
-export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[] }> {
+export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[]; lineages: number[] }> {
   const placements = await readPlacements(client);
   const before = new VersionScope(placements);
   const stagedVersions = await staged.versions();
@@ -109,7 +110,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   for (const [i, v] of layered.entries()) {
     const b = new SqlBuilder();
     const added = addedRows(b, v);
-    await client.query(`INSERT INTO region_events ${regionRowsOf('update_added e', added)}`, b.params);
+    await addRegionRows(client, v.partition, 'update_added e', added, b.params);
     await client.query(`INSERT INTO spatial_events ${spatialRowsOf('update_added e', added)}`, b.params);
     for (const list of ['region_versions', 'spatial_versions']) await client.query(`INSERT INTO ${list} VALUES ($1)`, [v.versionId]);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
@@ -129,7 +130,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     targets.map((t) => t.base.versionId), targets.map((t) => t.versionId),
   ]);
   await client.query('SET LOCAL enable_seqscan = on');
-  return { published, versionIds: targets.map((t) => t.versionId) };
+  return { published, versionIds: targets.map((t) => t.versionId), lineages: [...new Set(layered.map((v) => v.partition))] };
 }
 
 /**

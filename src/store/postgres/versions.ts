@@ -8,7 +8,8 @@ import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
-import { readRegionHiddenLineages, readRegionTableVersions } from './region-table.ts';
+import { readRegionTableVersions } from './region-table.ts';
+import { readRegionUpdatedLineages } from './region-changes.ts';
 import { readSpatialTableVersions } from './spatial-table.ts';
 import { VersionScope, type VersionPlacement } from './lineage.ts';
 
@@ -64,8 +65,8 @@ export interface PostgresCatalog extends CatalogContents {
   statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   regionTableVersions: ReadonlySet<number>;
-  /** The lineages whose updates hid rows by region (region-table.ts region_hidden). */
-  regionHiddenLineages: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by region (region-changes.ts). */
+  regionUpdatedLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   spatialTableVersions: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
@@ -95,7 +96,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionHiddenLineages: await readRegionHiddenLineages(c), spatialTableVersions: await readSpatialTableVersions(c), scope: new VersionScope(await readPlacements(c)) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await readRegionUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), scope: new VersionScope(await readPlacements(c)) };
   } finally {
     await c.query('COMMIT');
   }
