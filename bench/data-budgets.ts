@@ -94,7 +94,12 @@ async function drawRows(rows: string, size: number, count: number, gone: readonl
   const removals = Math.max(1, Math.floor(size / 50));
   await c.run('CREATE TABLE gone (id VARCHAR)');
   for (let i = 0; i < gone.length; i += 10_000) await c.run(`INSERT INTO gone VALUES ${gone.slice(i, i + 10_000).map((id) => `(${sqlText(id)})`).join(', ')}`);
-  await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) WHERE event_id NOT IN (SELECT id FROM gone) USING SAMPLE reservoir(${count * (size + removals)} ROWS) REPEATABLE (${Number(values['draw-seed'])}))`);
+  // DuckDB samples a SELECT's FROM before its WHERE: the rows left after `gone` are sampled in a
+  // SELECT of their own, or each run would draw the same rows and find fewer of them left.
+  const wanted = count * (size + removals);
+  await c.run(`CREATE TABLE drawn AS SELECT row_number() OVER () AS n, * FROM (SELECT * FROM (SELECT * FROM read_parquet(${sqlText(rows)}) WHERE event_id NOT IN (SELECT id FROM gone)) USING SAMPLE reservoir(${wanted} ROWS) REPEATABLE (${Number(values['draw-seed'])}))`);
+  const drawnRows = Number((await c.runAndReadAll('SELECT count(*) FROM drawn')).getRowsJS()[0]![0]);
+  if (drawnRows < wanted) throw new Error(`${rows} has ${drawnRows} rows no earlier update touched; ${count} updates of ${size} and ${removals} removals need ${wanted}`);
   const endType = String((await c.runAndReadAll(`SELECT data_type FROM information_schema.columns WHERE table_name = 'drawn' AND column_name = 'event_end'`)).getRowsJS()[0]![0]);
   const later = endType.startsWith('TIMESTAMP') ? 'coalesce(event_end, event_start) + INTERVAL 1 HOUR' : `strftime(coalesce(event_end, event_start)::TIMESTAMP + INTERVAL 1 HOUR, '%Y-%m-%dT%H:%M:%S.%gZ')`;
   const changed = Math.floor(size * 0.8);
