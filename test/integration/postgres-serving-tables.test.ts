@@ -366,6 +366,16 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(await identityDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
       assert.deepEqual(zzz, [{ n: 1 }]);
+      // A second update changes the same event again: the row it hides is the first update's, in
+      // region_added; each version keeps its own rows by region.
+      writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'YYY' }, ...vessels.slice(1)] })}\n`);
+      await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v3', source: 'test', kind: 'fishing', update: { removals: [] } });
+      assert.equal(await regionDifferences(copyUrl), 0);
+      await onClient(copyUrl, async (c) => {
+        const flags = (await c.query(`SELECT DISTINCT from_version IS NOT NULL AS added_by_update, vessel_flag FROM region_hidden WHERE id = $1 ORDER BY 1`, [String(changed!['event_id'])])).rows;
+        assert.deepEqual(flags.map((r) => r.added_by_update), [false, true]);
+        assert.equal(flags[1]!.vessel_flag, 'ZZZ');
+      });
     } finally {
       copy.cleanup();
     }
