@@ -47,11 +47,13 @@ describe('loads into one database', () => {
     const big = writeRows('big.ndjson', 40_000, 4, 'g');
 
     const load = spawn(process.execPath, [BIN, 'load', '--db', db, '--version', 'v2', big], { env: { ...process.env, CI: 'true' } });
+    // Listened for from the start: a load that ends first must fail the assertions, not hang the test.
+    const exited = new Promise((r) => load.on('exit', r));
     const working = `${db}.loading-${load.pid}`;
     for (let i = 0; i < 200 && !existsSync(`${working}.scratch`); i++) await new Promise((r) => setTimeout(r, 50));
     assert.ok(existsSync(working), 'the load never started its working copy');
     load.kill('SIGKILL');
-    await new Promise((r) => load.on('exit', r));
+    await exited;
     assert.ok(existsSync(`${db}.lock`) && existsSync(working), 'the kill left nothing behind to clean');
 
     assert.deepEqual((await readAllRecords(db)).map((r) => r.id).sort(), before);

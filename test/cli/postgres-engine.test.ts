@@ -190,14 +190,16 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const tmp = mkdtempSync(join(dir, 'tmp-'));
     const env = { ...process.env, CI: 'true', TMPDIR: tmp };
     const load = spawn(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v2', writeRows('big.ndjson', 30_000, 7, 'k')], { env });
+    // Listened for from the start, as the update's below.
+    const exited = new Promise((r) => load.on('exit', r));
     // Killed while its rows are being copied in, the moment a partial load could be seen.
     let copying = false;
-    for (let i = 0; i < 1200 && !copying; i++) {
+    for (let i = 0; i < 1200 && !copying && load.exitCode === null; i++) {
       copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND query LIKE 'COPY events%'`)).length > 0;
       if (!copying) await new Promise((r) => setTimeout(r, 25));
     }
     load.kill('SIGKILL');
-    await new Promise((r) => load.on('exit', r));
+    await exited;
     assert.ok(copying, 'the load was never seen copying');
     assert.equal(await eventCount(url), before);
     assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
@@ -215,14 +217,17 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const before = await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id');
     const big = writeRows('update-big.ndjson', 30_000, 10, 'w');
     const update = spawn(process.execPath, [BIN, 'load', ...engine(url), '--update', '--version', 'v2', big], { env: { ...process.env, CI: 'true' } });
+    // Listened for from the start: an update that ends before it is seen writing (on a busy
+    // machine) fails the assertion below rather than leaving the test waiting for an exit gone by.
+    const exited = new Promise((r) => update.on('exit', r));
     // Killed while the new versions' rows are being written, the moment a partial update could be seen.
     let writing = false;
-    for (let i = 0; i < 1200 && !writing; i++) {
+    for (let i = 0; i < 1200 && !writing && update.exitCode === null; i++) {
       writing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND (query LIKE 'COPY events%' OR query LIKE 'INSERT INTO events%')`)).length > 0;
       if (!writing) await new Promise((r) => setTimeout(r, 25));
     }
     update.kill('SIGKILL');
-    await new Promise((r) => update.on('exit', r));
+    await exited;
     assert.ok(writing, 'the update was never seen writing');
     assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
     assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
