@@ -2,7 +2,8 @@
 // each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
 // The update's rows are copied into that partition marked as the new version's, and the rows they
 // replace, or the update removes, are marked as hidden from it on; so are their rows by place. Its
-// rows by region, added and hidden, are written beside region_events (region-changes.ts). The new version's rollups and vessel identities are its base's with the change applied
+// rows by region, added and hidden, are written beside region_events (region-changes.ts). The new
+// version's rollups and vessel identities are its base's with the change applied
 // (layered-summaries.ts). What is written is what changed: the 10M catalogue's fishing version
 // (7.2M rows, 30 GB with its tables) is neither copied nor indexed again.
 import type pg from 'pg';
