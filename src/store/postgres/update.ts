@@ -61,29 +61,31 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   await client.query('ANALYZE update_given');
   await client.query('ANALYZE update_removed');
 
-  // The rows each new version hides: its base's rows of the ids it gives or removes, kept whole
-  // for the rollups and identities to take off. Read as a bitmap of the ids' index entries, then
-  // each heap page once in the partition's order, rather than a lookup per id: 50,000 ids of the
-  // 10M catalogue's fishing partition (11 GB), not cached, in 13.5-14.2 s against 23.9-27.2
-  // (docs/performance.md, "The PostgreSQL engine: updates").
+  // The rows each new version hides, its base's rows of the ids it gives or removes, marked hidden
+  // from it on and kept whole for the rollups and identities to take off: one pass over their heap
+  // pages, which the mark has to write anyway. The base is its partition's latest version, so its
+  // rows are those not yet hidden. Read as a bitmap of the ids' index entries, then each heap page
+  // once in the partition's order, rather than a lookup per id: 50,000 ids of the 10M catalogue's
+  // fishing partition (11 GB), not cached, in 13.5-14.2 s against 23.9-27.2 (docs/performance.md,
+  // "The PostgreSQL engine: updates").
   await client.query('CREATE TEMP TABLE update_hidden ON COMMIT DROP AS SELECT * FROM events WHERE FALSE');
   await client.query('SET LOCAL enable_indexscan = off');
   for (const v of layered) {
     const b = new SqlBuilder();
+    const hiding = b.param(v.versionId);
     const kind = b.param(v.kind);
     await client.query(
-      `INSERT INTO update_hidden SELECT e.* FROM events e
-        WHERE ${before.rowsOf(b, v.baseId, 'e.')} AND e.id = ANY(ARRAY(SELECT id FROM update_given WHERE kind = ${kind} UNION ALL SELECT id FROM update_removed WHERE kind = ${kind}))`,
+      `WITH hidden AS (UPDATE events e SET to_version = ${hiding}::smallint
+        WHERE ${before.rowsOf(b, v.baseId, 'e.')} AND e.id = ANY(ARRAY(SELECT id FROM update_given WHERE kind = ${kind} UNION ALL SELECT id FROM update_removed WHERE kind = ${kind}))
+        RETURNING e.*)
+       INSERT INTO update_hidden SELECT * FROM hidden`,
       b.params,
     );
   }
   await client.query('SET LOCAL enable_indexscan = on');
   await client.query('ANALYZE update_hidden');
-  // Hidden from the new version on. The base is its partition's latest version, so its rows are
-  // those not yet hidden.
   for (const v of layered) {
     const params = [v.versionId, v.partition, v.kind];
-    await client.query('UPDATE events e SET to_version = $1 FROM update_hidden h WHERE e.version_id = $2 AND h.kind = $3 AND e.id = h.id AND e.to_version IS NULL', params);
     await hideRegionRows(client, v.partition, v.versionId, 'update_hidden', 'kind = $1', [v.kind]);
     await client.query(
       `UPDATE spatial_events s SET to_version = $1 FROM (${spatialRowsOf('update_hidden', 'kind = $3')}) h(version_id, cell_key, start_ts, id)
