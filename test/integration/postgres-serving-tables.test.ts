@@ -24,7 +24,7 @@ import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
 import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
-import { readRegionUpdatedLineages, regionRowsHeld } from '../../src/store/postgres/region-changes.ts';
+import { REGION_CHANGES, SPATIAL_CHANGES, type ChangeTables } from '../../src/store/postgres/change-tables.ts';
 import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
 import { groupedSql } from '../../src/store/postgres/identity-table.ts';
 import { spatialConditions } from '../../src/store/spatial-plan.ts';
@@ -76,15 +76,22 @@ const rowsOf = (c: pg.Client) => async (sql: string, params: readonly unknown[])
  * Each version's rows of the events (the statements' `events`, as a WITH) and of a table beside them,
  * under the version's own id, however versions share partitions (src/store/postgres/lineage.ts).
  */
-async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table: string, columns: string): string; regions(columns: string): string }> {
+async function versionRows(c: pg.ClientBase): Promise<{ events: string; of(table: string, columns: string): string; regions(columns: string): string; places(columns: string): string }> {
   const placements = await readPlacements(c);
   const scope = new VersionScope(placements);
   const ids = placements.map((p) => p.versionId);
-  const updated = await readRegionUpdatedLineages(c);
-  // region_events and the rows updates added, less those they hid, as the store reads them.
-  const regions = (columns: string) => `(${ids.flatMap((v) => (['region_events', 'region_added'] as const).map((table) =>
-    `SELECT ${v}::smallint AS version_id, ${columns} FROM ${table} WHERE ${regionRowsHeld(literal, scope, updated, table, v)}`)).join(' UNION ALL ')})`;
-  return { events: versionsApart(scope, ids), of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})`, regions };
+  // A table kept per version and the rows updates added, less those they hid, as the store reads them.
+  const heldRows = async (table: string, changes: ChangeTables) => {
+    const updated = await changes.readUpdatedLineages(c);
+    return (columns: string) => `(${ids.flatMap((v) => [table, changes.added].map((from) =>
+      `SELECT ${v}::smallint AS version_id, ${columns} FROM ${from} WHERE ${changes.rowsHeld(literal, scope, updated, from, v)}`)).join(' UNION ALL ')})`;
+  };
+  return {
+    events: versionsApart(scope, ids),
+    of: (table, columns) => `(${rowsApart(scope, ids, table, columns)})`,
+    regions: await heldRows('region_events', REGION_CHANGES),
+    places: await heldRows('spatial_events', SPATIAL_CHANGES),
+  };
 }
 const literal = { param: (value: unknown) => String(Number(value)) };
 
@@ -116,7 +123,7 @@ async function regionDifferences(url: string): Promise<number> {
 async function spatialDifferences(url: string): Promise<number> {
   return onClient(url, async (c) => {
     const apart = await versionRows(c);
-    const table = (await c.query({ text: `SELECT version_id, id, cell_key, start_ts, end_ts, kind, lat, lon FROM ${apart.of('spatial_events', 'id, cell_key, start_ts, end_ts, kind, lat, lon, from_version, to_version')} s`, rowMode: 'array' })).rows as unknown[][];
+    const table = (await c.query({ text: `SELECT version_id, id, cell_key, start_ts, end_ts, kind, lat, lon FROM ${apart.places('id, cell_key, start_ts, end_ts, kind, lat, lon')} s`, rowMode: 'array' })).rows as unknown[][];
     const events = (await c.query({ text: `${apart.events} SELECT version_id, id, start_ts, end_ts, kind, lat, lon FROM events`, rowMode: 'array' })).rows as unknown[][];
     const key = (r: unknown[]) => JSON.stringify(r);
     const expected = new Map<string, number>();
@@ -349,19 +356,27 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
-      // The rows by region the update added are in region_added, those it hid in region_hidden, each
-      // as region_events has it; region_events is not written.
+      // The rows by region and by place the update added are in region_added and spatial_added,
+      // those it hid in region_hidden and spatial_hidden, each as the table beside them has it;
+      // region_events and spatial_events are not written.
       const fishingLineage = await onClient(copyUrl, async (c) => (await c.query(`SELECT lineage_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2'`)).rows[0].lineage_id as number);
-      assert.deepEqual([...await onClient(copyUrl, readRegionUpdatedLineages)], [fishingLineage]);
-      await onClient(copyUrl, async (c) => {
-        assert.equal(Number((await c.query('SELECT count(*) FROM region_events WHERE to_version IS NOT NULL OR from_version IS NOT NULL')).rows[0].count), 0);
-        assert.deepEqual((await c.query('SELECT DISTINCT id FROM region_added')).rows.map((r) => r.id as string), [String(changed!['event_id'])]);
-        const hiddenIds = (await c.query('SELECT DISTINCT id FROM region_hidden ORDER BY id')).rows.map((r) => r.id as string);
-        assert.deepEqual(hiddenIds, [changed!['event_id'], removed!['event_id']].map(String).sort());
-        const unmatched = await c.query(`SELECT count(*) FROM region_hidden h WHERE NOT EXISTS (SELECT 1 FROM region_events r WHERE (r.version_id, r.member, r.region, r.start_ts, r.id, r.end_ts, r.kind, r.vessel_flag, r.vessel_type)
-          IS NOT DISTINCT FROM (h.version_id, h.member, h.region, h.start_ts, h.id, h.end_ts, h.kind, h.vessel_flag, h.vessel_type) AND r.from_version IS NOT DISTINCT FROM h.from_version)`);
-        assert.equal(Number(unmatched.rows[0].count), 0);
-      });
+      const tables = [
+        { table: 'region_events', changes: REGION_CHANGES, columns: ['version_id', 'member', 'region', 'start_ts', 'id', 'end_ts', 'kind', 'vessel_flag', 'vessel_type'] },
+        { table: 'spatial_events', changes: SPATIAL_CHANGES, columns: ['version_id', 'cell_key', 'start_ts', 'id', 'end_ts', 'kind', 'lat', 'lon'] },
+      ];
+      for (const { table, changes, columns } of tables) {
+        assert.deepEqual([...await onClient(copyUrl, (c) => changes.readUpdatedLineages(c))], [fishingLineage], table);
+        await onClient(copyUrl, async (c) => {
+          assert.equal(Number((await c.query(`SELECT count(*) FROM ${table} WHERE to_version IS NOT NULL OR from_version IS NOT NULL`)).rows[0].count), 0, table);
+          assert.deepEqual((await c.query(`SELECT DISTINCT id FROM ${changes.added}`)).rows.map((r) => r.id as string), [String(changed!['event_id'])], changes.added);
+          const hiddenIds = (await c.query(`SELECT DISTINCT id FROM ${changes.hidden} ORDER BY id`)).rows.map((r) => r.id as string);
+          assert.deepEqual(hiddenIds, [changed!['event_id'], removed!['event_id']].map(String).sort(), changes.hidden);
+          const row = (alias: string) => `(${columns.map((c) => `${alias}.${c}`).join(', ')})`;
+          const unmatched = await c.query(`SELECT count(*) FROM ${changes.hidden} h WHERE NOT EXISTS (SELECT 1 FROM ${table} r WHERE ${row('r')}
+            IS NOT DISTINCT FROM ${row('h')} AND r.from_version IS NOT DISTINCT FROM h.from_version)`);
+          assert.equal(Number(unmatched.rows[0].count), 0, changes.hidden);
+        });
+      }
       assert.equal(await spatialDifferences(copyUrl), 0);
       assert.equal(await identityDifferences(copyUrl), 0);
       const zzz = await onClient(copyUrl, async (c) => (await c.query(`SELECT f.n::int AS n FROM stats_flag_months f JOIN dataset_versions v USING (version_id) WHERE v.kind = 'fishing' AND v.version = 'v2' AND f.vessel_flag = 'ZZZ'`)).rows);
@@ -371,10 +386,13 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'YYY' }, ...vessels.slice(1)] })}\n`);
       await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v3', source: 'test', kind: 'fishing', update: { removals: [] } });
       assert.equal(await regionDifferences(copyUrl), 0);
+      assert.equal(await spatialDifferences(copyUrl), 0);
       await onClient(copyUrl, async (c) => {
         const flags = (await c.query(`SELECT DISTINCT from_version IS NOT NULL AS added_by_update, vessel_flag FROM region_hidden WHERE id = $1 ORDER BY 1`, [String(changed!['event_id'])])).rows;
         assert.deepEqual(flags.map((r) => r.added_by_update), [false, true]);
         assert.equal(flags[1]!.vessel_flag, 'ZZZ');
+        const places = (await c.query(`SELECT from_version IS NOT NULL AS added_by_update FROM spatial_hidden WHERE id = $1 ORDER BY 1`, [String(changed!['event_id'])])).rows;
+        assert.deepEqual(places.map((r) => r.added_by_update), [false, true]);
       });
     } finally {
       copy.cleanup();

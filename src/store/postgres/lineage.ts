@@ -68,7 +68,7 @@ export class VersionScope {
   }
 
   /**
-   * These versions on a table of the rows their lineages' updates hid (region_hidden, region-changes.ts):
+   * These versions on a table of the rows their lineages' updates hid (region_hidden and spatial_hidden, change-tables.ts):
    * there a version's condition holds for the rows hidden from it, those hidden at or before it.
    */
   hiddenRows(): VersionScope {

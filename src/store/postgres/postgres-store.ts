@@ -177,10 +177,12 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   private readonly regionTableVersions: ReadonlySet<number>;
-  /** The lineages whose updates added and hid rows by region (region-changes.ts). */
+  /** The lineages whose updates added and hid rows by region (change-tables.ts). */
   private readonly regionUpdatedLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   private readonly spatialTableVersions: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by place (change-tables.ts). */
+  private readonly spatialUpdatedLineages: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
   private readonly scope: VersionScope;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
@@ -190,6 +192,7 @@ export class PostgresStore extends Catalog implements EventStore {
     this.regionTableVersions = contents.regionTableVersions;
     this.regionUpdatedLineages = contents.regionUpdatedLineages;
     this.spatialTableVersions = contents.spatialTableVersions;
+    this.spatialUpdatedLineages = contents.spatialUpdatedLineages;
   }
 
   /**
@@ -219,7 +222,7 @@ export class PostgresStore extends Catalog implements EventStore {
     const region = regionPlan(query, this.regionTableVersions);
     if (region) return { count: () => regionCountSql(region, this.scope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
-    if (spatial) return { count: () => spatialCountSql(spatial, this.scope), page: (list) => spatialPageSql(spatial, list, this.scope) };
+    if (spatial) return { count: () => spatialCountSql(spatial, this.scope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.scope, this.spatialUpdatedLineages) ?? onEvents.page(list) };
     return onEvents;
   }
 

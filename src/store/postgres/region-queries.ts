@@ -1,6 +1,6 @@
 // Queries on region_events (region-table.ts): a region's total, and its pages in start order. A
 // version whose lineage was updated has its rows of region_added too, less those of either table
-// hidden from it (region-changes.ts).
+// hidden from it (change-tables.ts).
 import type { Condition } from '../../query/plan.ts';
 import type { ListQuery } from '../../query/types.ts';
 import type { RegionPlan } from '../region-plan.ts';
@@ -8,17 +8,10 @@ import { SqlBuilder } from '../sql.ts';
 import { branchPerVersion, joinedPage, PAGE_KEY_COLUMNS, type CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
 import { renderCondition } from './render-plan.ts';
-import { regionRowsHeld } from './region-changes.ts';
+import { readsUpdates, REGION_CHANGES } from './change-tables.ts';
 
 const regionWhere = (b: SqlBuilder, plan: RegionPlan, others: readonly Condition[], scope: VersionScope) =>
   [`member = ${b.param(plan.region.member)}`, `region = ${b.param(plan.region.id)}`, ...others.map((c) => renderCondition(b, c, scope))].join(' AND ');
-
-/** Whether some version of the plan is of a lineage whose updates added or hid rows by region. */
-function readsUpdates(plan: RegionPlan, scope: VersionScope, updatedLineages: ReadonlySet<number>): boolean {
-  const versions = plan.others.find((c) => c.is === 'oneOf' && c.field === 'version');
-  if (versions?.is !== 'oneOf') return updatedLineages.size > 0;
-  return versions.values.some((v) => updatedLineages.has(scope.partitionOf(Number(v))));
-}
 
 /**
  * The query's total, counted on the region's rows; for an updated version, plus those added and
@@ -28,7 +21,7 @@ function readsUpdates(plan: RegionPlan, scope: VersionScope, updatedLineages: Re
 export function regionCountSql(plan: RegionPlan, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
   const b = new SqlBuilder();
   const where = regionWhere(b, plan, plan.others, scope);
-  if (!readsUpdates(plan, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM region_events WHERE ${where}`, params: b.params };
+  if (!readsUpdates(plan.others, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM region_events WHERE ${where}`, params: b.params };
   const hidden = regionWhere(b, plan, plan.others, scope.hiddenRows());
   return {
     sql: `SELECT ((SELECT count(*) FROM region_events WHERE ${where}) + (SELECT count(*) FROM region_added WHERE ${where}) - (SELECT count(*) FROM region_hidden WHERE ${hidden}))::float8`,
@@ -49,7 +42,7 @@ export function regionPageSql(plan: RegionPlan, query: ListQuery, scope: Version
   const updated = versions.filter((v) => updatedLineages.has(scope.partitionOf(Number(v))));
   const where = regionWhere(b, plan, rest, scope);
   const branches = (table: 'region_events' | 'region_added', of: typeof versions) =>
-    branchPerVersion(b, query, of, PAGE_KEY_COLUMNS, table, where, (v) => regionRowsHeld(b, scope, updatedLineages, table, v));
+    branchPerVersion(b, query, of, PAGE_KEY_COLUMNS, table, where, (v) => REGION_CHANGES.rowsHeld(b, scope, updatedLineages, table, v));
   const rows = [branches('region_events', versions), ...(updated.length > 0 ? [branches('region_added', updated)] : [])].join(' UNION ALL ');
   return { sql: joinedPage(b, query, rows), params: b.params };
 }

@@ -9,7 +9,7 @@
 // writes the rows of each version it adds; a version written before the table is not listed in
 // region_versions and is read from the events until `migrate` or the next write adds its rows.
 // An update writes neither to it: the rows by region it adds and hides are kept beside it
-// (region-changes.ts).
+// (change-tables.ts).
 // The queries on it: region-queries.ts.
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
@@ -21,6 +21,16 @@ const TEXT = 'text COLLATE "C"';
 export const REGION_COLUMNS = `version_id smallint NOT NULL, member ${TEXT} NOT NULL, region ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
      end_ts timestamp, kind ${TEXT} NOT NULL, vessel_flag ${TEXT}, vessel_type ${TEXT}, ${VERSION_MARKS}`;
 export const REGION_INDEX = '(version_id, member, region, start_ts, id) INCLUDE (end_ts, kind, vessel_flag, vessel_type, from_version, to_version)';
+
+/** region_events as its change tables take it (change-tables.ts). */
+export const REGION_TABLE = {
+  table: 'region_events',
+  columns: REGION_COLUMNS,
+  names: ['version_id', 'member', 'region', 'start_ts', 'id', 'end_ts', 'kind', 'vessel_flag', 'vessel_type', 'from_version', 'to_version'],
+  index: REGION_INDEX,
+  key: ['member', 'region', 'start_ts', 'id'],
+  rowsOf: (source: string, where: string) => regionRowsOf(source, where),
+} as const;
 
 export const CREATE_REGION_TABLES = [
   `CREATE TABLE IF NOT EXISTS region_events (${REGION_COLUMNS}) PARTITION BY LIST (version_id)`,

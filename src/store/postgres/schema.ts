@@ -9,7 +9,7 @@ import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 import { CREATE_STATS_ROLLUPS } from './stats-rollups.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
-import { CREATE_REGION_CHANGE_TABLES } from './region-changes.ts';
+import { CHANGE_TABLES } from './change-tables.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
@@ -110,8 +110,8 @@ export const CREATE_SCHEMA = [
   ...CREATE_IDENTITY_TABLES,
   ...CREATE_STATS_ROLLUPS,
   ...CREATE_REGION_TABLES,
-  ...CREATE_REGION_CHANGE_TABLES,
   ...CREATE_SPATIAL_TABLES,
+  ...CHANGE_TABLES.flatMap((t) => t.create),
   // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded. A reference table on Citus.
   // The vessel registry (`vessel-events vessels load`): each record as JSON, read whole. A reference table on Citus.
   `CREATE TABLE IF NOT EXISTS vessel_registry (vessel_id ${TEXT} NOT NULL, record text NOT NULL)`,

@@ -8,6 +8,8 @@
 // rows of 1.5 KB: 1.1 s cold (docs/performance.md, "The PostgreSQL engine: polygons"). The writer
 // writes the rows of each version it adds; a version written before the table is not listed in
 // spatial_versions and is read from the events until `migrate` or the next write adds its rows.
+// An update writes not to it: the rows by place it adds and hides are kept beside it
+// (change-tables.ts). The queries on it: spatial-queries.ts.
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
@@ -23,13 +25,24 @@ const TEXT = 'text COLLATE "C"';
  */
 const SPATIAL_STORAGE = 'parallel_workers=0';
 
+const SPATIAL_COLUMNS = `version_id smallint NOT NULL, cell_key integer NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
+     end_ts timestamp, kind ${TEXT} NOT NULL, lat double precision NOT NULL, lon double precision NOT NULL, ${VERSION_MARKS}`;
+const SPATIAL_INDEX = '(version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon, from_version, to_version)';
+
+/** spatial_events as its change tables take it (change-tables.ts). */
+export const SPATIAL_TABLE = {
+  table: 'spatial_events',
+  columns: SPATIAL_COLUMNS,
+  names: ['version_id', 'cell_key', 'start_ts', 'id', 'end_ts', 'kind', 'lat', 'lon', 'from_version', 'to_version'],
+  index: SPATIAL_INDEX,
+  key: ['cell_key', 'start_ts', 'id'],
+  rowsOf: (source: string, where: string) => spatialRowsOf(source, where),
+} as const;
+
 export const CREATE_SPATIAL_TABLES = [
-  `CREATE TABLE IF NOT EXISTS spatial_events (
-     version_id smallint NOT NULL, cell_key integer NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
-     end_ts timestamp, kind ${TEXT} NOT NULL, lat double precision NOT NULL, lon double precision NOT NULL, ${VERSION_MARKS})
-     PARTITION BY LIST (version_id)`,
+  `CREATE TABLE IF NOT EXISTS spatial_events (${SPATIAL_COLUMNS}) PARTITION BY LIST (version_id)`,
   addVersionMarks('spatial_events'),
-  'CREATE INDEX IF NOT EXISTS spatial_events_rows ON spatial_events (version_id, cell_key, start_ts, id) INCLUDE (end_ts, kind, lat, lon, from_version, to_version)',
+  `CREATE INDEX IF NOT EXISTS spatial_events_rows ON spatial_events ${SPATIAL_INDEX}`,
   'CREATE TABLE IF NOT EXISTS spatial_versions (version_id smallint PRIMARY KEY)',
   // Partitions written before their storage parameters were set here get them at the writer's next
   // open; the others are left alone, so that an open alters no table once every partition has them.

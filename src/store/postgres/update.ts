@@ -1,8 +1,8 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
 // each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
 // The update's rows are copied into that partition marked as the new version's, and the rows they
-// replace, or the update removes, are marked as hidden from it on; so are their rows by place. Its
-// rows by region, added and hidden, are written beside region_events (region-changes.ts). The new
+// replace, or the update removes, are marked as hidden from it on. Its rows by region and by place,
+// added and hidden, are written beside region_events and spatial_events (change-tables.ts). The new
 // version's rollups and vessel identities are its base's with the change applied
 // (layered-summaries.ts). What is written is what changed: the 10M catalogue's fishing version
 // (7.2M rows, 30 GB with its tables) is neither copied nor indexed again.
@@ -15,9 +15,7 @@ import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type LayeredVersion } from './layered-summaries.ts';
-import { regionPartition } from './region-table.ts';
-import { addRegionRows, hideRegionRows } from './region-changes.ts';
-import { spatialPartition, spatialRowsOf } from './spatial-table.ts';
+import { CHANGE_TABLES } from './change-tables.ts';
 import { eventPartition } from './schema.ts';
 
 /**
@@ -85,21 +83,13 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   await client.query('SET LOCAL enable_indexscan = on');
   await client.query('ANALYZE update_hidden');
   for (const v of layered) {
-    const params = [v.versionId, v.partition, v.kind];
-    await hideRegionRows(client, v.partition, v.versionId, 'update_hidden', 'kind = $1', [v.kind]);
-    await client.query(
-      `UPDATE spatial_events s SET to_version = $1 FROM (${spatialRowsOf('update_hidden', 'kind = $3')}) h(version_id, cell_key, start_ts, id)
-        WHERE s.version_id = $2 AND s.cell_key = h.cell_key AND s.start_ts = h.start_ts AND s.id = h.id AND s.to_version IS NULL`,
-      params,
-    );
+    for (const changes of CHANGE_TABLES) await changes.hide(client, v.partition, v.versionId, 'update_hidden', 'kind = $1', [v.kind]);
   }
   // The pages an update touched are no longer all visible, so index-only scans read their rows
   // until a VACUUM marks them again; PostgreSQL's own vacuums a table past 20 % of its rows changed,
   // some thirty updates of a day at 10M. A partition that updates write is vacuumed past 1 %.
   for (const partition of new Set(layered.map((v) => v.partition))) {
-    for (const table of [eventPartition(partition), regionPartition(partition), spatialPartition(partition)]) {
-      await client.query(`ALTER TABLE ${table} SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.05)`);
-    }
+    await client.query(`ALTER TABLE ${eventPartition(partition)} SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.05)`);
   }
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
   await staged.copyEvents(client, stagedIds, undefined, new Map(layered.map((v) => [v.versionId, v.partition])));
@@ -118,8 +108,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   for (const [i, v] of layered.entries()) {
     const b = new SqlBuilder();
     const added = addedRows(b, v);
-    await addRegionRows(client, v.partition, 'update_added e', added, b.params);
-    await client.query(`INSERT INTO spatial_events ${spatialRowsOf('update_added e', added)}`, b.params);
+    for (const changes of CHANGE_TABLES) await changes.add(client, v.partition, 'update_added e', added, b.params);
     for (const list of ['region_versions', 'spatial_versions']) await client.query(`INSERT INTO ${list} VALUES ($1)`, [v.versionId]);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
     await writeLayeredRollups(client, v, after);

@@ -9,7 +9,7 @@ import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
 import { readRegionTableVersions } from './region-table.ts';
-import { readRegionUpdatedLineages } from './region-changes.ts';
+import { REGION_CHANGES, SPATIAL_CHANGES } from './change-tables.ts';
 import { readSpatialTableVersions } from './spatial-table.ts';
 import { VersionScope, type VersionPlacement } from './lineage.ts';
 
@@ -65,8 +65,10 @@ export interface PostgresCatalog extends CatalogContents {
   statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   regionTableVersions: ReadonlySet<number>;
-  /** The lineages whose updates added and hid rows by region (region-changes.ts). */
+  /** The lineages whose updates added and hid rows by region (change-tables.ts). */
   regionUpdatedLineages: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by place (change-tables.ts). */
+  spatialUpdatedLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   spatialTableVersions: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
@@ -96,7 +98,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await readRegionUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), scope: new VersionScope(await readPlacements(c)) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await REGION_CHANGES.readUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), spatialUpdatedLineages: await SPATIAL_CHANGES.readUpdatedLineages(c), scope: new VersionScope(await readPlacements(c)) };
   } finally {
     await c.query('COMMIT');
   }

@@ -7,7 +7,7 @@ import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts
 import { dropIdentityRows, insertIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
-import { dropRegionChanges, dropRegionChangesAfter, regionChangePartitions } from './region-changes.ts';
+import { CHANGE_TABLES } from './change-tables.ts';
 import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -35,7 +35,7 @@ export class PostgresWriter implements EngineWriter {
   /** The versions whose region_events partitions this writer wrote, vacuumed once committed. */
   private readonly regionsWritten: number[] = [];
   /** The lineages whose rows by region an update added and hid (region-changes.ts), vacuumed once committed. */
-  private readonly regionChangesWritten: number[] = [];
+  private readonly changesWritten: number[] = [];
   /** The versions whose spatial_events partitions this writer wrote, vacuumed once committed. */
   private readonly placesWritten: number[] = [];
   private finished = false;
@@ -124,7 +124,7 @@ export class PostgresWriter implements EngineWriter {
         await this.writeServingTables();
         options.onPhase?.('copying');
         const { published, lineages } = await applyUpdate(this.client, staged, update, options);
-        this.regionChangesWritten.push(...lineages);
+        this.changesWritten.push(...lineages);
         this.rollupsWritten = true;
         await this.insertRegionIds(staged);
         return { ...result, published };
@@ -240,7 +240,7 @@ export class PostgresWriter implements EngineWriter {
     if (sharing.length === 0) {
       await dropPartition(this.client, partition);
       await dropRegionRows(this.client, partition);
-      await dropRegionChanges(this.client, partition);
+      for (const changes of CHANGE_TABLES) await changes.drop(this.client, partition);
       await dropSpatialRows(this.client, partition);
     } else {
       // The partition stays for the versions sharing it (lineage.ts); the rows of versions past the
@@ -252,7 +252,7 @@ export class PostgresWriter implements EngineWriter {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
-        await dropRegionChangesAfter(this.client, partition, latest);
+        for (const changes of CHANGE_TABLES) await changes.dropAfter(this.client, partition, latest);
       }
     }
     for (const list of ['region_versions', 'spatial_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
@@ -275,7 +275,7 @@ export class PostgresWriter implements EngineWriter {
     // asynchronously on a server with synchronous_commit=off, and until that commit is flushed the
     // next VACUUM may not mark the load's rows committed, nor their pages visible (a partition
     // vacuumed after another's ANALYZE kept none of its 408 pages marked).
-    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.regionChangesWritten.flatMap(regionChangePartitions), ...this.placesWritten.map(spatialPartition)].join(', ');
+    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.changesWritten.flatMap((l) => CHANGE_TABLES.flatMap((t) => t.partitions(l))), ...this.placesWritten.map(spatialPartition)].join(', ');
     if (partitions) {
       await this.client.query(`VACUUM ${partitions}`);
       await this.client.query(`ANALYZE ${partitions}`);
