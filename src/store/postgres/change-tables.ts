@@ -29,6 +29,8 @@ export interface ServingTable {
   readonly key: readonly string[];
   /** Its rows of the events of `source` (a table with the events' columns) that meet `where`, in its column order. */
   rowsOf(source: string, where: string): string;
+  /** The storage parameters of its partitions, which those of its change tables take too. */
+  readonly storage?: string;
 }
 
 /** The `_added` and `_hidden` tables of one table kept per version. */
@@ -57,7 +59,8 @@ export class ChangeTables {
 
   /** Inserts `select` into `table`'s partition of lineage `lineageId`, created if missing, in its index's order. */
   private async insert(c: pg.ClientBase, table: string, lineageId: number, select: string, params: unknown[]): Promise<void> {
-    await c.query(`CREATE TABLE IF NOT EXISTS ${table}_v${Number(lineageId)} PARTITION OF ${table} FOR VALUES IN (${Number(lineageId)})`);
+    const storage = this.of.storage ? ` WITH (${this.of.storage})` : '';
+    await c.query(`CREATE TABLE IF NOT EXISTS ${table}_v${Number(lineageId)} PARTITION OF ${table} FOR VALUES IN (${Number(lineageId)})${storage}`);
     // In the index's order, each insert lands beside the last.
     await c.query(`INSERT INTO ${table} SELECT * FROM (${select}) r ORDER BY ${this.of.key.join(', ')}`, params);
   }

@@ -222,7 +222,7 @@ export class PostgresStore extends Catalog implements EventStore {
     const region = regionPlan(query, this.regionTableVersions);
     if (region) return { count: () => regionCountSql(region, this.scope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
-    if (spatial) return { count: () => spatialCountSql(spatial, this.scope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.scope, this.spatialUpdatedLineages) ?? onEvents.page(list) };
+    if (spatial) return { count: () => spatialCountSql(spatial, this.scope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.scope, this.spatialUpdatedLineages) };
     return onEvents;
   }
 

@@ -46,21 +46,18 @@ export function spatialCountSql(plan: SpatialConditions, scope: VersionScope, up
 
 /**
  * A page: its rows found and sorted on spatial_events (and for an updated version spatial_added,
- * less the rows hidden from it, a SELECT per version and table), then joined to their events; or
- * undefined where the versions are not one condition of their own to read each by.
+ * less the rows hidden from it), then joined to their events. The hidden rows are taken off as a
+ * set (EXCEPT ALL: each hidden row is one row of either table, with its key, end and the version
+ * that added it), not by a lookup per row: a polygon's page sorts every row in it, and a lookup in
+ * spatial_hidden per row took 75 of a page's 326 ms for 50,000 rows (the 10M catalogue's fishing
+ * version, 2026-11-29; docs/performance.md, "The PostgreSQL engine: updates").
  */
-export function spatialPageSql(plan: SpatialConditions, query: ListQuery, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql | undefined {
+export function spatialPageSql(plan: SpatialConditions, query: ListQuery, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
   const b = new SqlBuilder();
-  if (!readsUpdates(plan.others, scope, updatedLineages)) {
-    return { sql: joinedPage(b, query, `SELECT ${PAGE_KEY_COLUMNS}, end_ts FROM spatial_events WHERE ${rowsWhere(b, plan, plan.others, scope)}`), params: b.params };
-  }
-  const versionsAt = plan.others.findIndex((c) => c.is === 'oneOf' && c.field === 'version');
-  const versions = plan.others[versionsAt];
-  if (versions?.is !== 'oneOf') return undefined;
-  const where = rowsWhere(b, plan, plan.others.filter((_, i) => i !== versionsAt), scope);
-  const rows = [...new Set(versions.values)].map(Number).flatMap((v) => {
-    const tables = updatedLineages.has(scope.partitionOf(v)) ? ['spatial_events', SPATIAL_CHANGES.added] : ['spatial_events'];
-    return tables.map((table) => `SELECT ${PAGE_KEY_COLUMNS}, end_ts FROM ${table} WHERE ${SPATIAL_CHANGES.rowsHeld(b, scope, updatedLineages, table, v)} AND ${where}`);
-  });
-  return { sql: joinedPage(b, query, rows.join(' UNION ALL ')), params: b.params };
+  const where = rowsWhere(b, plan, plan.others, scope);
+  const rowsOf = (table: string, condition: string) => `SELECT ${PAGE_KEY_COLUMNS}, end_ts FROM ${table} WHERE ${condition}`;
+  if (!readsUpdates(plan.others, scope, updatedLineages)) return { sql: joinedPage(b, query, rowsOf('spatial_events', where)), params: b.params };
+  const hidden = rowsWhere(b, plan, plan.others, scope.hiddenRows());
+  const held = `(${rowsOf('spatial_events', where)} UNION ALL ${rowsOf(SPATIAL_CHANGES.added, where)}) EXCEPT ALL ${rowsOf(SPATIAL_CHANGES.hidden, hidden)}`;
+  return { sql: joinedPage(b, query, held), params: b.params };
 }

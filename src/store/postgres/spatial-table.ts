@@ -37,6 +37,7 @@ export const SPATIAL_TABLE = {
   index: SPATIAL_INDEX,
   key: ['cell_key', 'start_ts', 'id'],
   rowsOf: (source: string, where: string) => spatialRowsOf(source, where),
+  storage: SPATIAL_STORAGE,
 } as const;
 
 export const CREATE_SPATIAL_TABLES = [
