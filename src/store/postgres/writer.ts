@@ -34,7 +34,7 @@ export class PostgresWriter implements EngineWriter {
   private rollupsWritten = false;
   /** The versions whose region_events partitions this writer wrote, vacuumed once committed. */
   private readonly regionsWritten: number[] = [];
-  /** The lineages whose rows by region an update added and hid (region-changes.ts), vacuumed once committed. */
+  /** The lineages whose rows by region and by place an update added and hid (change-tables.ts), vacuumed once committed. */
   private readonly changesWritten: number[] = [];
   /** The versions whose spatial_events partitions this writer wrote, vacuumed once committed. */
   private readonly placesWritten: number[] = [];
