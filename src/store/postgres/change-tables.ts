@@ -11,7 +11,8 @@
 // engine: updates").
 import type pg from 'pg';
 import type { Condition } from '../../query/plan.ts';
-import type { SqlBuilder } from '../sql.ts';
+import { SqlBuilder } from '../sql.ts';
+import type { CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
 import { REGION_TABLE } from './region-table.ts';
 import { SPATIAL_TABLE } from './spatial-table.ts';
@@ -92,6 +93,22 @@ export class ChangeTables {
     const sameKey = this.of.key.map((k) => `h.${k} = ${table}.${k}`).join(' AND ');
     return `${rows} AND NOT EXISTS (SELECT 1 FROM ${this.hidden} h WHERE h.version_id = ${b.param(partition)}::smallint AND ${sameKey}
       AND h.from_version IS NOT DISTINCT FROM ${table}.from_version AND h.to_version <= ${b.param(versionId)}::smallint)`;
+  }
+
+  /**
+   * A total on the table of the rows that meet `conditions`, rendered by `where` for a scope of
+   * versions; for a version whose lineage was updated, plus the rows added and less those hidden:
+   * three index-only counts (the hidden rows' condition inside one count made it a lookup per row).
+   */
+  countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string): CompiledSql {
+    const b = new SqlBuilder();
+    const rows = where(b, scope);
+    if (!readsUpdates(conditions, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM ${this.of.table} WHERE ${rows}`, params: b.params };
+    const hidden = where(b, scope.hiddenRows());
+    return {
+      sql: `SELECT ((SELECT count(*) FROM ${this.of.table} WHERE ${rows}) + (SELECT count(*) FROM ${this.added} WHERE ${rows}) - (SELECT count(*) FROM ${this.hidden} WHERE ${hidden}))::float8`,
+      params: b.params,
+    };
   }
 
   /** The lineages whose updates wrote here (a partition each; none in a database written before these tables). */

@@ -8,25 +8,14 @@ import { SqlBuilder } from '../sql.ts';
 import { branchPerVersion, joinedPage, PAGE_KEY_COLUMNS, type CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
 import { renderCondition } from './render-plan.ts';
-import { readsUpdates, REGION_CHANGES } from './change-tables.ts';
+import { REGION_CHANGES } from './change-tables.ts';
 
 const regionWhere = (b: SqlBuilder, plan: RegionPlan, others: readonly Condition[], scope: VersionScope) =>
   [`member = ${b.param(plan.region.member)}`, `region = ${b.param(plan.region.id)}`, ...others.map((c) => renderCondition(b, c, scope))].join(' AND ');
 
-/**
- * The query's total, counted on the region's rows; for an updated version, plus those added and
- * less those hidden: index-only scans each (the hidden rows' condition inside the count made it a
- * lookup per row).
- */
+/** The query's total, counted on the region's rows (change-tables.ts countSql). */
 export function regionCountSql(plan: RegionPlan, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
-  const b = new SqlBuilder();
-  const where = regionWhere(b, plan, plan.others, scope);
-  if (!readsUpdates(plan.others, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM region_events WHERE ${where}`, params: b.params };
-  const hidden = regionWhere(b, plan, plan.others, scope.hiddenRows());
-  return {
-    sql: `SELECT ((SELECT count(*) FROM region_events WHERE ${where}) + (SELECT count(*) FROM region_added WHERE ${where}) - (SELECT count(*) FROM region_hidden WHERE ${hidden}))::float8`,
-    params: b.params,
-  };
+  return REGION_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => regionWhere(b, plan, plan.others, versions));
 }
 
 /**

@@ -29,19 +29,9 @@ function rowsWhere(b: SqlBuilder, plan: SpatialConditions, others: readonly Cond
   ].join(' AND ');
 }
 
-/**
- * The query's total; for an updated version, plus the rows added and less those hidden, each
- * counted on its table's index as the rows by region are (region-queries.ts).
- */
+/** The query's total (change-tables.ts countSql). */
 export function spatialCountSql(plan: SpatialConditions, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
-  const b = new SqlBuilder();
-  const where = rowsWhere(b, plan, plan.others, scope);
-  if (!readsUpdates(plan.others, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM spatial_events WHERE ${where}`, params: b.params };
-  const hidden = rowsWhere(b, plan, plan.others, scope.hiddenRows());
-  return {
-    sql: `SELECT ((SELECT count(*) FROM spatial_events WHERE ${where}) + (SELECT count(*) FROM spatial_added WHERE ${where}) - (SELECT count(*) FROM spatial_hidden WHERE ${hidden}))::float8`,
-    params: b.params,
-  };
+  return SPATIAL_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => rowsWhere(b, plan, plan.others, versions));
 }
 
 /**
