@@ -12,7 +12,6 @@
 import type pg from 'pg';
 import type { Condition } from '../../query/plan.ts';
 import { SqlBuilder } from '../sql.ts';
-import type { CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
 import { REGION_TABLE } from './region-table.ts';
 import { SPATIAL_TABLE } from './spatial-table.ts';
@@ -99,8 +98,9 @@ export class ChangeTables {
    * A total on the table of the rows that meet `conditions`, rendered by `where` for a scope of
    * versions; for a version whose lineage was updated, plus the rows added and less those hidden:
    * three index-only counts (the hidden rows' condition inside one count made it a lookup per row).
+   * A compile.ts CompiledSql, named by its shape: compile.ts reaches this module through schema.ts.
    */
-  countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string): CompiledSql {
+  countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string): { sql: string; params: unknown[] } {
     const b = new SqlBuilder();
     const rows = where(b, scope);
     if (!readsUpdates(conditions, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM ${this.of.table} WHERE ${rows}`, params: b.params };
