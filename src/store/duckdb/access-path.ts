@@ -9,7 +9,7 @@ import { inStoredOrder } from './stored-order.ts';
 import { pointFilesAnswer } from './vessel-history.ts';
 import { spatialPlan } from './spatial-table.ts';
 import { regionPlan } from '../region-plan.ts';
-import { servedByVesselTable } from './vessel-table.ts';
+import { servedByVesselTable } from '../vessel-plan.ts';
 import { PointFilesPath } from './point-files-path.ts';
 import { PlacesPath } from './places-path.ts';
 import { RegionsPath } from './regions-path.ts';

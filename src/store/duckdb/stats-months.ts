@@ -12,7 +12,8 @@ import { planMonthStats } from '../month-stats-plan.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
 import { renderCondition } from './render-plan.ts';
 import { deleteVersionRows, tableExists, versionsMissingFrom } from './tables.ts';
-import { VESSEL_KEY_SQL, vesselTableAnswers } from './vessel-table.ts';
+import { VESSEL_KEY_SQL } from './vessel-table.ts';
+import { vesselTableAnswers } from '../vessel-plan.ts';
 import { monthMask, type MonthSpan } from './month-summaries.ts';
 import { fieldsRead } from '../../query/plan.ts';
 

@@ -7,7 +7,7 @@ import { GROUP_REGION_MEMBER, type GroupBy, type StatsOptionsNormalized, type Ti
 import type { EventQuery } from '../../query/types.ts';
 import type { EventStats } from '../store.ts';
 import { compileWhere, type CompiledSql } from './compile.ts';
-import { vesselTableAnswers } from './vessel-table.ts';
+import { vesselTableAnswers } from '../vessel-plan.ts';
 import { readRows } from './statements.ts';
 import type { MonthRows } from './stats-months.ts';
 

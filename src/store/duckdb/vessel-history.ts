@@ -9,7 +9,7 @@ import { evaluatePlan, type FieldValue } from '../../query/evaluate-plan.ts';
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import type { SortValue } from '../../query/enumerations.ts';
 import type { PointFile, VesselRecord } from './point-file-format.ts';
-import { servedByVesselTable } from './vessel-table.ts';
+import { servedByVesselTable } from '../vessel-plan.ts';
 
 /**
  * Runs (vessels times versions) above which a history is read from vessel_events instead: each

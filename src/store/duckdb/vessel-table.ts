@@ -6,10 +6,10 @@
 // against 133.2), for 1.9 ms against 1.1 to find one vessel in five versions (docs/performance.md).
 // Vessel histories are read from the point files (vessel-history.ts); this table counts a
 // history's distinct vessels for statistics, and answers a history's total where a version has no
-// usable point file (its page then reads events). The loader writes it (src/store/duckdb/writer.ts).
+// usable point file (its page then reads events). Which queries it answers: src/store/vessel-plan.ts.
+// The loader writes it (src/store/duckdb/writer.ts).
 import { createHash } from 'node:crypto';
 import type { EventQuery } from '../../query/types.ts';
-import type { Field } from '../../query/plan.ts';
 import { LONG_LIST } from './render-plan.ts';
 
 export const CREATE_VESSEL_TABLE = `CREATE TABLE IF NOT EXISTS vessel_events (
@@ -28,25 +28,6 @@ export const VESSEL_KEY_SQL = (vesselId: string) => `md5_number_upper(${vesselId
 /** ...and in JS, so a query carries its keys as constants that the zone maps can test. */
 export function vesselKey(vesselId: string): bigint {
   return createHash('md5').update(vesselId, 'utf8').digest().readBigUInt64LE(0);
-}
-
-/** The fields vessel_events has columns for (src/store/duckdb/render-plan.ts names them). */
-const VESSEL_TABLE_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'vessel', 'id', 'kind', 'start', 'end']);
-
-/**
- * Whether every condition of the query's plan reads only fields vessel_events has (dataset
- * versions, vessels, ids, kinds, start and end: types, open gaps, durations, the time window), so
- * it can answer the query or count its vessels. Anything else (regions, positions, a new filter)
- * reads the events table.
- */
-export function vesselTableAnswers(query: EventQuery): boolean {
-  const { fields, other } = query.filters;
-  return other.size === 0 && [...fields].every((f) => VESSEL_TABLE_FIELDS.has(f));
-}
-
-/** Whether a query is a vessel's history: vessels named, every filter answered by vessel_events. */
-export function servedByVesselTable(query: EventQuery): boolean {
-  return (query.vesselIds?.length ?? 0) > 0 && vesselTableAnswers(query);
 }
 
 /**

@@ -20,6 +20,8 @@ import { regionPlan } from '../region-plan.ts';
 import { regionCountSql, regionPageSql } from './region-queries.ts';
 import { spatialConditions } from '../spatial-plan.ts';
 import { spatialCountSql, spatialPageSql } from './spatial-queries.ts';
+import { servedByVesselTable } from '../vessel-plan.ts';
+import { vesselCountSql, vesselPageSql } from './vessel-queries.ts';
 import { compileSearch, compileWhere, type CompiledSql } from './compile.ts';
 import { connectionConfig } from './connection.ts';
 import { readTileCells, readTilePoints, type TileCell, type TilePoint } from '../tile-sql.ts';
@@ -183,6 +185,10 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly spatialTableVersions: ReadonlySet<number>;
   /** The lineages whose updates added and hid rows by place (change-tables.ts). */
   private readonly spatialUpdatedLineages: ReadonlySet<number>;
+  /** The versions vessel_events holds (vessel-table.ts). */
+  private readonly vesselTableVersions: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by vessel (change-tables.ts). */
+  private readonly vesselUpdatedLineages: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
   private readonly scope: VersionScope;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
@@ -193,11 +199,14 @@ export class PostgresStore extends Catalog implements EventStore {
     this.regionUpdatedLineages = contents.regionUpdatedLineages;
     this.spatialTableVersions = contents.spatialTableVersions;
     this.spatialUpdatedLineages = contents.spatialUpdatedLineages;
+    this.vesselTableVersions = contents.vesselTableVersions;
+    this.vesselUpdatedLineages = contents.vesselUpdatedLineages;
   }
 
   /**
-   * The table a query's total and pages are read from: region_events for one region of a layer it
-   * holds, spatial_events for polygons, else the events (a region page in end order too).
+   * The table a query's total and pages are read from: vessel_events for a vessel's history,
+   * region_events for one region of a layer it holds, spatial_events for polygons, else the events
+   * (a region page in end order too).
    */
   private tableOf(query: EventQuery): { count(): CompiledSql; page(list: ListQuery): CompiledSql } {
     const { apart } = this.reading(query);
@@ -219,6 +228,9 @@ export class PostgresStore extends Catalog implements EventStore {
       },
       page: (list: ListQuery) => compileSearch(list, this.scope),
     };
+    if (servedByVesselTable(query) && query.datasets.every((d) => this.vesselTableVersions.has(d.resolved.versionId))) {
+      return { count: () => vesselCountSql(query, this.scope, this.vesselUpdatedLineages), page: (list) => vesselPageSql(list, this.scope, this.vesselUpdatedLineages) ?? onEvents.page(list) };
+    }
     const region = regionPlan(query, this.regionTableVersions);
     if (region) return { count: () => regionCountSql(region, this.scope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);

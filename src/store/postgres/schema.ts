@@ -11,6 +11,7 @@ import { CREATE_STATS_ROLLUPS } from './stats-rollups.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
 import { CHANGE_TABLES } from './change-tables.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
+import { CREATE_VESSEL_TABLES } from './vessel-table.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
 /**
@@ -111,6 +112,7 @@ export const CREATE_SCHEMA = [
   ...CREATE_STATS_ROLLUPS,
   ...CREATE_REGION_TABLES,
   ...CREATE_SPATIAL_TABLES,
+  ...CREATE_VESSEL_TABLES,
   ...CHANGE_TABLES.flatMap((t) => t.create),
   // The IUU vessel list (`vessel-events iuu load`); meta's iuu_list says one is loaded. A reference table on Citus.
   // The vessel registry (`vessel-events vessels load`): each record as JSON, read whole. A reference table on Citus.

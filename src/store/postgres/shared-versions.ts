@@ -2,8 +2,8 @@
 // still give each version's rows, as two partitions would: a row both versions hold is one stored
 // row, which a condition of either version finds once. Such a query reads `events` as a WITH query
 // of that name, each version's rows under its own id, which the statement's own `events` then
-// means; its versions are then conditions on that id alone, and the tables by region and by place
-// and the rollups, which hold the stored rows, are not read. Rare (a query comparing two versions
+// means; its versions are then conditions on that id alone, and the tables by region, by place and
+// by vessel and the rollups, which hold the stored rows, are not read. Rare (a query comparing two versions
 // of a dataset), and read from the events.
 import { EVENT_COLUMNS } from './schema.ts';
 import type { VersionScope } from './lineage.ts';

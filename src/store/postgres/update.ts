@@ -1,8 +1,9 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
 // each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
 // The update's rows are copied into that partition marked as the new version's, and the rows they
-// replace, or the update removes, are marked as hidden from it on. Its rows by region and by place,
-// added and hidden, are written beside region_events and spatial_events (change-tables.ts). The new
+// replace, or the update removes, are marked as hidden from it on. Its rows by region, by place and
+// by vessel, added and hidden, are written beside region_events, spatial_events and vessel_events
+// (change-tables.ts). The new
 // version's rollups and vessel identities are its base's with the change applied
 // (layered-summaries.ts). What is written is what changed: the 10M catalogue's fishing version
 // (7.2M rows, 30 GB with its tables) is neither copied nor indexed again.
@@ -21,7 +22,7 @@ import { eventPartition } from './schema.ts';
 /**
  * Writes the new versions of an update whose rows are staged in `staged` (each kind a version of
  * the staged file), and returns them as published, with what each changed. Every version it
- * applies to has its rollups, identities and rows by region and by place written (writer.ts).
+ * applies to has its rollups, identities and rows by region, by place and by vessel written (writer.ts).
  */
 export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[]; lineages: number[] }> {
   const placements = await readPlacements(client);
@@ -109,7 +110,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     const b = new SqlBuilder();
     const added = addedRows(b, v);
     for (const changes of CHANGE_TABLES) await changes.add(client, v.partition, 'update_added e', added, b.params);
-    for (const list of ['region_versions', 'spatial_versions']) await client.query(`INSERT INTO ${list} VALUES ($1)`, [v.versionId]);
+    for (const list of ['region_versions', 'spatial_versions', 'vessel_versions']) await client.query(`INSERT INTO ${list} VALUES ($1)`, [v.versionId]);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
     await writeLayeredRollups(client, v, after);
     await writeLayeredIdentities(client, v, after);

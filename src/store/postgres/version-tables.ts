@@ -1,7 +1,7 @@
 // The tables beside the events that a writer fills per dataset version (the vessel identities, the
-// statistics rollups, the rows by region and by place) each list the versions they hold in a table
-// of their own: a version missing from it is written by the next writer (or `migrate`), and read
-// from the events until then.
+// statistics rollups, the rows by region, by place and by vessel) each list the versions they hold
+// in a table of their own: a version missing from it is written by the next writer (or `migrate`),
+// and read from the events until then.
 import type pg from 'pg';
 
 /**

@@ -9,7 +9,8 @@ import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
 import { readRegionTableVersions } from './region-table.ts';
-import { REGION_CHANGES, SPATIAL_CHANGES } from './change-tables.ts';
+import { REGION_CHANGES, SPATIAL_CHANGES, VESSEL_CHANGES } from './change-tables.ts';
+import { readVesselTableVersions } from './vessel-table.ts';
 import { readSpatialTableVersions } from './spatial-table.ts';
 import { VersionScope, type VersionPlacement } from './lineage.ts';
 
@@ -71,6 +72,10 @@ export interface PostgresCatalog extends CatalogContents {
   spatialUpdatedLineages: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   spatialTableVersions: ReadonlySet<number>;
+  /** The versions vessel_events holds (vessel-table.ts). */
+  vesselTableVersions: ReadonlySet<number>;
+  /** The lineages whose updates added and hid rows by vessel (change-tables.ts). */
+  vesselUpdatedLineages: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
   scope: VersionScope;
 }
@@ -98,7 +103,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await REGION_CHANGES.readUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), spatialUpdatedLineages: await SPATIAL_CHANGES.readUpdatedLineages(c), scope: new VersionScope(await readPlacements(c)) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await REGION_CHANGES.readUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), spatialUpdatedLineages: await SPATIAL_CHANGES.readUpdatedLineages(c), vesselTableVersions: await readVesselTableVersions(c), vesselUpdatedLineages: await VESSEL_CHANGES.readUpdatedLineages(c), scope: new VersionScope(await readPlacements(c)) };
   } finally {
     await c.query('COMMIT');
   }

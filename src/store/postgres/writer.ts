@@ -9,6 +9,7 @@ import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
 import { CHANGE_TABLES } from './change-tables.ts';
 import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
+import { dropVesselRows, vesselPartition, writeMissingVesselRows } from './vessel-table.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
@@ -34,10 +35,12 @@ export class PostgresWriter implements EngineWriter {
   private rollupsWritten = false;
   /** The versions whose region_events partitions this writer wrote, vacuumed once committed. */
   private readonly regionsWritten: number[] = [];
-  /** The lineages whose rows by region and by place an update added and hid (change-tables.ts), vacuumed once committed. */
+  /** The lineages whose rows by region, by place and by vessel an update added and hid (change-tables.ts), vacuumed once committed. */
   private readonly changesWritten: number[] = [];
   /** The versions whose spatial_events partitions this writer wrote, vacuumed once committed. */
   private readonly placesWritten: number[] = [];
+  /** The versions whose vessel_events partitions this writer wrote, vacuumed once committed. */
+  private readonly vesselsWritten: number[] = [];
   private finished = false;
 
   private constructor(
@@ -66,11 +69,11 @@ export class PostgresWriter implements EngineWriter {
 
   /**
    * A writer that has moved a database of an earlier layout to this one (migrate.ts), or written what a
-   * database of this layout lacks (the statistics rollups and rows by region and by place of
-   * versions written before them),
+   * database of this layout lacks (the statistics rollups and rows by region, by place and by vessel
+   * of versions written before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number; spatialVersions: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
@@ -84,11 +87,11 @@ export class PostgresWriter implements EngineWriter {
       };
       const moved = layout === 1 ? await migrateLayout1(client, createSchema) : layout === 2 ? await migrateLayout2(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
-      const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions } = await writer.writeServingTables();
-      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0) {
-        throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region and by place of every version; nothing to migrate`);
+      const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions, vessels: vesselVersions } = await writer.writeServingTables();
+      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0 && vesselVersions === 0) {
+        throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate`);
       }
-      return { writer, from: layout, ...moved, rollupVersions, regionVersions, spatialVersions };
+      return { writer, from: layout, ...moved, rollupVersions, regionVersions, spatialVersions, vesselVersions };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
@@ -161,17 +164,19 @@ export class PostgresWriter implements EngineWriter {
 
   /**
    * What serving reads beside the events, for the versions without: the statistics rollups
-   * (stats-rollups.ts), the rows by region (region-table.ts) and by place (spatial-table.ts);
-   * resolves to how many versions of each.
+   * (stats-rollups.ts), the rows by region (region-table.ts), by place (spatial-table.ts) and by
+   * vessel (vessel-table.ts); resolves to how many versions of each.
    */
-  private async writeServingTables(): Promise<{ rollups: number; regions: number; places: number }> {
+  private async writeServingTables(): Promise<{ rollups: number; regions: number; places: number; vessels: number }> {
     const rollups = await writeMissingStatsRollups(this.client);
     if (rollups > 0) this.rollupsWritten = true;
     const regions = await writeMissingRegionRows(this.client);
     this.regionsWritten.push(...regions);
     const places = await writeMissingSpatialRows(this.client);
     this.placesWritten.push(...places);
-    return { rollups, regions: regions.length, places: places.length };
+    const vessels = await writeMissingVesselRows(this.client);
+    this.vesselsWritten.push(...vessels);
+    return { rollups, regions: regions.length, places: places.length, vessels: vessels.length };
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
@@ -242,20 +247,21 @@ export class PostgresWriter implements EngineWriter {
       await dropRegionRows(this.client, partition);
       for (const changes of CHANGE_TABLES) await changes.drop(this.client, partition);
       await dropSpatialRows(this.client, partition);
+      await dropVesselRows(this.client, partition);
     } else {
       // The partition stays for the versions sharing it (lineage.ts); the rows of versions past the
       // latest of them go, and those hidden from those versions on are anybody's again, so that a
       // next update, which may take the dropped version's id, starts from that latest version.
       const latest = Math.max(...sharing);
       if (found.versionId > latest) {
-        for (const table of ['events', 'region_events', 'spatial_events']) {
+        for (const table of ['events', 'region_events', 'spatial_events', 'vessel_events']) {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
         for (const changes of CHANGE_TABLES) await changes.dropAfter(this.client, partition, latest);
       }
     }
-    for (const list of ['region_versions', 'spatial_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
+    for (const list of ['region_versions', 'spatial_versions', 'vessel_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
@@ -275,7 +281,7 @@ export class PostgresWriter implements EngineWriter {
     // asynchronously on a server with synchronous_commit=off, and until that commit is flushed the
     // next VACUUM may not mark the load's rows committed, nor their pages visible (a partition
     // vacuumed after another's ANALYZE kept none of its 408 pages marked).
-    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.changesWritten.flatMap((l) => CHANGE_TABLES.flatMap((t) => t.partitions(l))), ...this.placesWritten.map(spatialPartition)].join(', ');
+    const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.changesWritten.flatMap((l) => CHANGE_TABLES.flatMap((t) => t.partitions(l))), ...this.placesWritten.map(spatialPartition), ...this.vesselsWritten.map(vesselPartition)].join(', ');
     if (partitions) {
       await this.client.query(`VACUUM ${partitions}`);
       await this.client.query(`ANALYZE ${partitions}`);

@@ -1,0 +1,102 @@
+// vessel_events on PostgreSQL: for every event, its entry and the columns a vessel's history is
+// filtered and sorted on, a partition per dataset version, stored in the order of its index,
+// (version_id, vessel_id, start_ts, id). A vessel's history then reads its rows' few neighbouring
+// pages. On the events, stored in start order, each of a history's 100 rows was a page of its own,
+// read from disk where the 11 GB of the 10M catalogue's fishing were not cached: 52.7 ms p50 for a
+// history (docs/performance.md, "The PostgreSQL engine: a vessel's history"). The writer writes the
+// rows of each version it adds; a version written before the table is not listed in
+// vessel_versions and is read from the events until `migrate` or the next write adds its rows. An
+// update writes not to it: the rows it adds and hides are kept beside it (change-tables.ts). Which
+// queries it answers: src/store/vessel-plan.ts; the queries on it: vessel-queries.ts.
+import type pg from 'pg';
+import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { VERSION_MARKS } from './lineage.ts';
+
+const TEXT = 'text COLLATE "C"';
+
+const VESSEL_COLUMNS = `version_id smallint NOT NULL, vessel_id ${TEXT} NOT NULL, start_ts timestamp NOT NULL, id ${TEXT} NOT NULL,
+     end_ts timestamp, kind ${TEXT} NOT NULL, entry text NOT NULL, ${VERSION_MARKS}`;
+const VESSEL_INDEX = '(version_id, vessel_id, start_ts, id) INCLUDE (end_ts, kind, from_version, to_version)';
+
+/** vessel_events as its change tables take it (change-tables.ts). */
+export const VESSEL_TABLE = {
+  table: 'vessel_events',
+  columns: VESSEL_COLUMNS,
+  names: ['version_id', 'vessel_id', 'start_ts', 'id', 'end_ts', 'kind', 'entry', 'from_version', 'to_version'],
+  index: VESSEL_INDEX,
+  key: ['vessel_id', 'start_ts', 'id'],
+  rowsOf: (source: string, where: string) => vesselRowsOf(source, where),
+} as const;
+
+export const CREATE_VESSEL_TABLES = [
+  `CREATE TABLE IF NOT EXISTS vessel_events (${VESSEL_COLUMNS}) PARTITION BY LIST (version_id)`,
+  `CREATE INDEX IF NOT EXISTS vessel_events_rows ON vessel_events ${VESSEL_INDEX}`,
+  'CREATE TABLE IF NOT EXISTS vessel_versions (version_id smallint PRIMARY KEY)',
+];
+
+export const vesselPartition = (versionId: number): string => `vessel_events_v${Number(versionId)}`;
+
+/**
+ * Rows sorted at once: a version of more is written in ranges of vessel ids of about this many,
+ * one sort each, so that the sort's spill to disk is a range's (some 2 GB), not the version's (8 GB
+ * for the 10M catalogue's fishing, beside the 8 GB being written).
+ */
+const RANGE_ROWS = 2_000_000;
+
+/** Versions of this many rows or more draw their ranges' bounds from 1 % of their pages (some 2,000 of a million rows' 200,000 pages); smaller ones from every row. */
+const SAMPLED_FROM = 1_000_000;
+
+/**
+ * Writes the rows of every version not yet in vessel_versions, each version a partition filled in
+ * its index's order, a range of vessel ids at a time, and then attached (which builds its index
+ * whole); resolves to the versions. `rangeRows`: the rows of a range (the tests make it small).
+ */
+export async function writeMissingVesselRows(c: pg.ClientBase, rangeRows = RANGE_ROWS): Promise<number[]> {
+  const missing = await versionsMissingFrom(c, 'vessel_versions');
+  for (const versionId of missing) {
+    const partition = vesselPartition(versionId);
+    await c.query(`CREATE TABLE ${partition} (LIKE vessel_events)`);
+    for (const range of await vesselRanges(c, versionId, rangeRows)) {
+      await c.query(`INSERT INTO ${partition} ${vesselRowsOf('events', `version_id = $1${range.where}`)} ORDER BY vessel_id, start_ts, id`, [versionId, ...range.params]);
+    }
+    await c.query(`ALTER TABLE vessel_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
+    // The versions of updates that share the partition (lineage.ts) have their rows there too, marked
+    // as in the events, when written before this table: none of their rows are beside it.
+    await c.query('INSERT INTO vessel_versions SELECT version_id FROM dataset_versions WHERE version_id = $1 OR lineage_id = $1', [versionId]);
+  }
+  return missing;
+}
+
+/**
+ * The ranges of vessel ids a version's rows are written in, in order, as conditions after the
+ * version's (parameters from $2): their bounds drawn from its rows (SAMPLED_FROM).
+ */
+async function vesselRanges(c: pg.ClientBase, versionId: number, rangeRows: number): Promise<{ where: string; params: string[] }[]> {
+  const rows = Number((await c.query('SELECT row_count FROM dataset_versions WHERE version_id = $1', [versionId])).rows[0]?.row_count ?? 0);
+  const count = Math.ceil(rows / rangeRows);
+  if (count <= 1) return [{ where: '', params: [] }];
+  const fractions = Array.from({ length: count - 1 }, (_, i) => (i + 1) / count);
+  const drawn = (await c.query(`SELECT percentile_disc($2::float8[]) WITHIN GROUP (ORDER BY vessel_id) AS bounds FROM events TABLESAMPLE SYSTEM ($3) WHERE version_id = $1`, [versionId, fractions, rows >= SAMPLED_FROM ? 1 : 100])).rows[0].bounds as (string | null)[] | null;
+  const bounds = [...new Set((drawn ?? []).filter((b): b is string => b !== null))];
+  if (bounds.length === 0) return [{ where: '', params: [] }];
+  return [
+    { where: ' AND vessel_id < $2', params: [bounds[0]!] },
+    ...bounds.slice(1).map((to, i) => ({ where: ' AND vessel_id >= $2 AND vessel_id < $3', params: [bounds[i]!, to] })),
+    { where: ' AND vessel_id >= $2', params: [bounds.at(-1)!] },
+  ];
+}
+
+/** The vessel_events rows of the events of `source` (a table with the events' columns) that meet `where`, in the table's column order. */
+export function vesselRowsOf(source: string, where: string): string {
+  return `SELECT version_id, vessel_id, start_ts, id, end_ts, kind, entry, from_version, to_version FROM ${source} WHERE ${where}`;
+}
+
+export async function dropVesselRows(c: pg.ClientBase, versionId: number): Promise<void> {
+  await c.query(`DROP TABLE IF EXISTS ${vesselPartition(versionId)}`);
+  await c.query('DELETE FROM vessel_versions WHERE version_id = $1', [versionId]);
+}
+
+/** The versions vessel_events holds, read with the catalog (none in a database written before it). */
+export async function readVesselTableVersions(c: pg.ClientBase): Promise<Set<number>> {
+  return versionsListedIn(c, 'vessel_versions');
+}
