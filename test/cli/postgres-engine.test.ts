@@ -403,12 +403,12 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
 
     const migrated = await cli(['migrate', ...engine(url)]);
     const versions = Number((await query(url, 'SELECT count(*) FROM dataset_versions'))[0]![0]);
-    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 3: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region and by place$`, 'm'));
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 3: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region, by place and by vessel$`, 'm'));
     assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id'), before);
     assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['3']]);
     assert.equal(Number((await query(url, `SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass`))[0]![0]), versions);
     assert.deepEqual(await query(url, `SELECT to_regclass('events_layout_1')`), [[null]]);
-    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 3, and the statistics rollups and rows by region and by place of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
+    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 3, and the statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
     const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after-migrate.ndjson', 300, 26, 's')]);
     assert.match(next.stdout, /fishing-events:v3\t/);
   });

@@ -205,7 +205,7 @@ async function statsOf(url: string): Promise<unknown[]> {
   }
 }
 
-describe('statistics rollups, rows by region and by place on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
+describe('statistics rollups, rows by region, by place and by vessel on PostgreSQL', { skip: TEST_ENGINE !== 'postgres' && 'runs under test/run-postgres.ts (npm run test:full runs it)' }, () => {
   let fixture: Fixture;
   let url: string;
   let store: EventStore;
@@ -432,9 +432,9 @@ describe('statistics rollups, rows by region and by place on PostgreSQL', { skip
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
-      // The rows by region and by place the update added are in region_added and spatial_added,
-      // those it hid in region_hidden and spatial_hidden, each as the table beside them has it;
-      // region_events and spatial_events are not written.
+      // The rows by region, by place and by vessel the update added are in region_added,
+      // spatial_added and vessel_added, those it hid in the _hidden tables, each as the table
+      // beside them has it; region_events, spatial_events and vessel_events are not written.
       const fishingLineage = await onClient(copyUrl, async (c) => (await c.query(`SELECT lineage_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2'`)).rows[0].lineage_id as number);
       const tables = [
         { table: 'region_events', changes: REGION_CHANGES, columns: ['version_id', 'member', 'region', 'start_ts', 'id', 'end_ts', 'kind', 'vessel_flag', 'vessel_type'] },
