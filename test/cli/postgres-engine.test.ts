@@ -195,7 +195,9 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     // Killed while its rows are being copied in, the moment a partial load could be seen.
     let copying = false;
     for (let i = 0; i < 1200 && !copying && load.exitCode === null; i++) {
-      copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND query LIKE 'COPY events%'`)).length > 0;
+      // Running now: pg_stat_activity keeps an idle session's last statement, and a load past its
+      // COPY may have removed its staged rows already.
+      copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND state = 'active' AND query LIKE 'COPY events%'`)).length > 0;
       if (!copying) await new Promise((r) => setTimeout(r, 25));
     }
     load.kill('SIGKILL');
