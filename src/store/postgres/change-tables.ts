@@ -38,11 +38,17 @@ export interface ServingTable {
 export class ChangeTables {
   readonly added: string;
   readonly hidden: string;
+  /** The table kept per version itself. */
+  readonly table: ServingTable['table'];
+  /** The table listing the versions it holds (version-tables.ts). */
+  readonly versionList: string;
 
   constructor(private readonly of: ServingTable) {
     const stem = of.table.replace(/_events$/, '');
     this.added = `${stem}_added`;
     this.hidden = `${stem}_hidden`;
+    this.table = of.table;
+    this.versionList = `${stem}_versions`;
   }
 
   /** The statements that create both tables (a partition per lineage is created by its first update). */

@@ -5,8 +5,9 @@ import type { Condition } from '../../query/plan.ts';
 import type { ListQuery } from '../../query/types.ts';
 import type { RegionPlan } from '../region-plan.ts';
 import { SqlBuilder } from '../sql.ts';
-import { branchPerVersion, joinedPage, PAGE_KEY_COLUMNS, type CompiledSql } from './compile.ts';
+import { joinedPage, PAGE_KEY_COLUMNS, type CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
+import { heldBranches } from './held-branches.ts';
 import { renderCondition } from './render-plan.ts';
 import { REGION_CHANGES } from './change-tables.ts';
 
@@ -27,11 +28,7 @@ export function regionPageSql(plan: RegionPlan, query: ListQuery, scope: Version
   const [first, ...rest] = plan.others;
   if ((query.sort !== '+start' && query.sort !== '-start') || first?.is !== 'oneOf' || first.field !== 'version') return undefined;
   const b = new SqlBuilder();
-  const versions = [...new Set(first.values)];
-  const updated = versions.filter((v) => updatedLineages.has(scope.partitionOf(Number(v))));
   const where = regionWhere(b, plan, rest, scope);
-  const branches = (table: 'region_events' | 'region_added', of: typeof versions) =>
-    branchPerVersion(b, query, of, PAGE_KEY_COLUMNS, table, where, (v) => REGION_CHANGES.rowsHeld(b, scope, updatedLineages, table, v));
-  const rows = [branches('region_events', versions), ...(updated.length > 0 ? [branches('region_added', updated)] : [])].join(' UNION ALL ');
+  const rows = heldBranches(REGION_CHANGES, b, query, [...new Set(first.values)], PAGE_KEY_COLUMNS, where, scope, updatedLineages);
   return { sql: joinedPage(b, query, rows), params: b.params };
 }

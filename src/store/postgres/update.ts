@@ -110,7 +110,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     const b = new SqlBuilder();
     const added = addedRows(b, v);
     for (const changes of CHANGE_TABLES) await changes.add(client, v.partition, 'update_added e', added, b.params);
-    for (const list of ['region_versions', 'spatial_versions', 'vessel_versions']) await client.query(`INSERT INTO ${list} VALUES ($1)`, [v.versionId]);
+    for (const changes of CHANGE_TABLES) await client.query(`INSERT INTO ${changes.versionList} VALUES ($1)`, [v.versionId]);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
     await writeLayeredRollups(client, v, after);
     await writeLayeredIdentities(client, v, after);

@@ -3,8 +3,9 @@
 // rows of vessel_added too, less those of either table hidden from it (change-tables.ts).
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
-import { branchPerVersion, type CompiledSql } from './compile.ts';
+import type { CompiledSql } from './compile.ts';
 import type { VersionScope } from './lineage.ts';
+import { heldBranches } from './held-branches.ts';
 import { renderCondition } from './render-plan.ts';
 import { VESSEL_CHANGES } from './change-tables.ts';
 
@@ -33,11 +34,7 @@ export function vesselPageSql(query: ListQuery, scope: VersionScope, updatedLine
   const [first, ...rest] = query.filters.conditions;
   if (first?.is !== 'oneOf' || first.field !== 'version') return undefined;
   const b = new SqlBuilder();
-  const versions = [...new Set(first.values)];
-  const updated = versions.filter((v) => updatedLineages.has(scope.partitionOf(Number(v))));
   const where = rest.map((c) => renderCondition(b, c, scope)).join(' AND ');
-  const branches = (table: string, of: typeof versions) =>
-    branchPerVersion(b, query, of, 'entry, start_ts, end_ts, id', table, where, (v) => VESSEL_CHANGES.rowsHeld(b, scope, updatedLineages, table, v));
-  const rows = [branches('vessel_events', versions), ...(updated.length > 0 ? [branches(VESSEL_CHANGES.added, updated)] : [])].join(' UNION ALL ');
+  const rows = heldBranches(VESSEL_CHANGES, b, query, [...new Set(first.values)], 'entry, start_ts, end_ts, id', where, scope, updatedLineages);
   return { sql: `SELECT entry FROM (${rows}) r ORDER BY ${ORDER_BY[query.sort]} LIMIT ${b.param(query.limit)} OFFSET ${b.param(query.offset)}`, params: b.params };
 }

@@ -254,14 +254,14 @@ export class PostgresWriter implements EngineWriter {
       // next update, which may take the dropped version's id, starts from that latest version.
       const latest = Math.max(...sharing);
       if (found.versionId > latest) {
-        for (const table of ['events', 'region_events', 'spatial_events', 'vessel_events']) {
+        for (const table of ['events', ...CHANGE_TABLES.map((changes) => changes.table)]) {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
         for (const changes of CHANGE_TABLES) await changes.dropAfter(this.client, partition, latest);
       }
     }
-    for (const list of ['region_versions', 'spatial_versions', 'vessel_versions']) await this.client.query(`DELETE FROM ${list} WHERE version_id = $1`, [found.versionId]);
+    for (const changes of CHANGE_TABLES) await this.client.query(`DELETE FROM ${changes.versionList} WHERE version_id = $1`, [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
