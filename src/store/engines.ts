@@ -13,7 +13,7 @@ import type { ListedRegion } from './catalog.ts';
 import type { ReloadLog } from './store.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './duckdb/load-lock.ts';
 import { PostgresStores } from './postgres/reloading-store.ts';
-import { PostgresWriter } from './postgres/writer.ts';
+import { PostgresWriter, type CompactedLineage } from './postgres/writer.ts';
 import { describeUrl } from './postgres/connection.ts';
 import { holdsEvents, listRegions as listPostgresRegions, listVersions as listPostgresVersions } from './postgres/inspect.ts';
 import { SCHEMA_VERSION as DUCKDB_LAYOUT } from './duckdb/schema.ts';
@@ -144,6 +144,22 @@ export async function compactDatabase(dbPath: string, options: { onWait?: (holde
   const writer = await DuckDbWriter.open(dbPath, writerOptions);
   try {
     const compacted = await writer.compactLayers(options.onRows);
+    await writer.commit();
+    return compacted;
+  } catch (e) {
+    await writer.abandon();
+    throw e;
+  }
+}
+
+/**
+ * Folds the rows by region, by place and by vessel that updates left beside those tables on
+ * PostgreSQL into the tables (PostgresWriter.compactChanges), in one transaction.
+ */
+export async function compactPostgresDatabase(url: string, onWait?: (holder: LockHolder) => void): Promise<CompactedLineage[]> {
+  const writer = await PostgresWriter.open(url, onWait ? { onWait } : {});
+  try {
+    const compacted = await writer.compactChanges();
     await writer.commit();
     return compacted;
   } catch (e) {

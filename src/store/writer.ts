@@ -12,8 +12,9 @@ export interface PublishedVersion {
   rows: number;
   /**
    * An update's version: the version it was made from, the rows it replaced, added and removed,
-   * and, where updates are layers (DuckDB), how many there are between it and a version written
-   * whole, itself included.
+   * and how many updates a compaction would take in, itself included: on DuckDB, the layers
+   * between it and a version written whole; on PostgreSQL, the updates of its lineage whose rows
+   * by place lie beside the table (change-tables.ts).
    */
   change?: { from: string; replaced: number; added: number; removed: number; layers?: number };
 }

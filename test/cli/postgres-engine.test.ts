@@ -243,6 +243,28 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const rows = Number((await query(url, `SELECT row_count FROM dataset_versions WHERE kind = 'fishing' AND version = 'v1'`))[0]![0]);
     assert.match(done.stdout, new RegExp(`^public-global-fishing-events:v2\t${rows - 3} entries\tfrom v1: 0 replaced, 0 added, 3 removed$`, 'm'));
     assert.deepEqual(await query(url, `SELECT count(*)::int FROM events WHERE version_id = (SELECT version_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v2') AND id = ANY($1)`, [fishing]), [[0]]);
+    // What the update left beside the tables by region, by place and by vessel is folded into them, once.
+    const compacted = await cli(['compact', ...engine(url)]);
+    assert.match(compacted.stdout, /^public-global-fishing-events:v2\t1 update: 0 rows added and \d+ rows hidden, by region, by place and by vessel, folded into those tables$/m);
+    assert.deepEqual(await query(url, `SELECT count(*)::int FROM vessel_events WHERE id = ANY($1) AND to_version IS NOT NULL`, [fishing]), [[3]]);
+    await assert.rejects(cli(['compact', ...engine(url)]), (e: { stderr: string }) => /nothing to compact\nnothing was changed/.test(e.stderr));
+  });
+
+  test('from the fourth update whose rows lie beside the tables, the update advises compact; compacted, it does not', async () => {
+    const { url } = await newPostgresDatabase();
+    const base = writeRows('advice-base.ndjson', 300, 12, 'a');
+    await cli(['load', ...engine(url), '--version', 'v1', base]);
+    // Two new fishing events an update, so that each update is one more of the fishing lineage.
+    const update = async (version: string) => {
+      const rows = join(dir, `advice-${version}.ndjson`);
+      const fishing = [...generateDemoRows({ events: 60, seed: version.charCodeAt(1) })].filter((r) => r['event_type'] === 'fishing').slice(0, 2);
+      writeFileSync(rows, fishing.map((r) => JSON.stringify({ ...r, event_id: `${version}${r['event_id']}` })).join('\n') + '\n');
+      return (await cli(['load', ...engine(url), '--update', '--version', version, rows])).stderr;
+    };
+    for (const version of ['u1', 'u2', 'u3']) assert.doesNotMatch(await update(version), /note:/, version);
+    assert.match(await update('u4'), /note: public-global-fishing-events:u4 has 4 updates whose rows by region, by place and by vessel lie beside those tables\..*`vessel-events compact --engine postgres --database-url URL` folds them in/);
+    await cli(['compact', ...engine(url)]);
+    assert.doesNotMatch(await update('u5'), /note:/);
   });
 
   test('demo, groups, ports and regions take --engine postgres too', async () => {

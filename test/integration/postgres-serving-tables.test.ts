@@ -31,7 +31,7 @@ import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table
 import { groupedSql } from '../../src/store/postgres/identity-table.ts';
 import { spatialConditions } from '../../src/store/spatial-plan.ts';
 import { cellKey } from '../../src/geo/grid.ts';
-import { dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
+import { compactPostgresDatabase, dropVersion, migratePostgresDatabase, openStores } from '../../src/store/engines.ts';
 import { computeStats } from '../../src/store/postgres/stats.ts';
 import { OWN_PARTITIONS, VersionScope } from '../../src/store/postgres/lineage.ts';
 import { rowsApart, versionsApart } from '../../src/store/postgres/shared-versions.ts';
@@ -473,6 +473,32 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
         const places = (await c.query(`SELECT from_version IS NOT NULL AS added_by_update FROM spatial_hidden WHERE id = $1 ORDER BY 1`, [String(changed!['event_id'])])).rows;
         assert.deepEqual(places.map((r) => r.added_by_update), [false, true]);
       });
+      // Compacted, the rows added and hidden are in the tables themselves, marked as the events
+      // are; every version keeps its rows, and dropping and updating go on from there.
+      const compacted = await compactPostgresDatabase(copyUrl);
+      assert.equal(compacted.length, 1);
+      assert.deepEqual({ ...compacted[0]!, added: compacted[0]!.added > 0, hidden: compacted[0]!.hidden > 0 }, { datasetId: 'public-global-fishing-events', version: 'v3', updates: 2, added: true, hidden: true });
+      for (const { table, changes } of tables) {
+        assert.deepEqual([...await onClient(copyUrl, (c) => changes.readUpdatedLineages(c))], [], table);
+        await onClient(copyUrl, async (c) => {
+          const marked = (await c.query(`SELECT count(*) FILTER (WHERE from_version IS NOT NULL)::int AS added, count(*) FILTER (WHERE to_version IS NOT NULL)::int AS hidden FROM ${table} WHERE id = $1`, [String(changed!['event_id'])])).rows[0];
+          assert.ok(marked.added > 0 && marked.hidden > 0, `${table}: ${JSON.stringify(marked)}`);
+        });
+      }
+      const agree = async (step: string) => {
+        for (const [name, differences] of [['rollups', rollupDifferences], ['regions', regionDifferences], ['places', spatialDifferences], ['vessels', vesselDifferences], ['identities', identityDifferences]] as const) {
+          assert.equal(await differences(copyUrl), 0, `${name} ${step}`);
+        }
+      };
+      await agree('compacted');
+      await assert.rejects(compactPostgresDatabase(copyUrl), /nothing to compact/);
+      await dropVersion(copy.database, 'public-global-fishing-events', 'fishing', 'v3');
+      await agree('after v3 was dropped');
+      writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'XXX' }, ...vessels.slice(1)] })}\n`);
+      await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v4', source: 'test', kind: 'fishing', update: { removals: [] } });
+      await agree('updated after the compaction');
+      assert.equal((await compactPostgresDatabase(copyUrl))[0]!.updates, 2, 'v2 and v4');
+      await agree('compacted again');
     } finally {
       copy.cleanup();
     }

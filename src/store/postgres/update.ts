@@ -16,7 +16,7 @@ import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type LayeredVersion } from './layered-summaries.ts';
-import { CHANGE_TABLES } from './change-tables.ts';
+import { CHANGE_TABLES, SPATIAL_CHANGES } from './change-tables.ts';
 import { eventPartition } from './schema.ts';
 
 /**
@@ -173,8 +173,14 @@ async function recordVersion(client: pg.ClientBase, t: UpdateTarget, v: LayeredV
     [v.versionId, DATASET_ID_BY_KIND[t.kind], t.kind, options.version, rows, lastUpdated, options.source, longest, earliestOpen, v.partition],
   );
   const removed = Number((await client.query('SELECT count(DISTINCT id)::float8 AS n FROM update_removed WHERE kind = $1', [t.kind])).rows[0].n);
+  // The updates whose rows by place are not yet folded into spatial_events, each having added or
+  // hidden some (every event has a place); the smallest of the change tables, read whole.
+  const layers = Number((await client.query(
+    `SELECT count(*)::float8 AS n FROM (SELECT from_version FROM ${SPATIAL_CHANGES.added} WHERE version_id = $1 UNION SELECT to_version FROM ${SPATIAL_CHANGES.hidden} WHERE version_id = $1) v`,
+    [v.partition],
+  )).rows[0].n);
   return {
     kind: t.kind, datasetId: DATASET_ID_BY_KIND[t.kind], version: options.version, rows,
-    change: { from: t.base.version, replaced, added: given - replaced, removed },
+    change: { from: t.base.version, replaced, added: given - replaced, removed, layers },
   };
 }

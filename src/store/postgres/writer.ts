@@ -27,6 +27,15 @@ import { connectionConfig } from './connection.ts';
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
 const WRITER_LOCK = 0x76657373656c;
 
+/** A lineage whose updates' rows compactChanges folded: its dataset, its latest version, how many updates it has, and the rows folded. */
+export interface CompactedLineage {
+  datasetId: string;
+  version: string;
+  updates: number;
+  added: number;
+  hidden: number;
+}
+
 export class PostgresWriter implements EngineWriter {
   private staging: Stage | undefined;
   /** The versions whose partitions this writer wrote, vacuumed once committed. */
@@ -264,6 +273,37 @@ export class PostgresWriter implements EngineWriter {
     for (const changes of CHANGE_TABLES) await this.client.query(`DELETE FROM ${changes.versionList} WHERE version_id = $1`, [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
+  }
+
+  /**
+   * Folds the rows by region, by place and by vessel that updates left beside those tables
+   * (change-tables.ts) into the tables themselves, for every lineage that has them: each version
+   * holds the same rows after as before, read from the tables alone, as a fresh load's are. Readers
+   * see the tables before or after, both whole. Refused when no update left any.
+   */
+  async compactChanges(): Promise<CompactedLineage[]> {
+    const lineages = new Set<number>();
+    for (const changes of CHANGE_TABLES) for (const l of await changes.readUpdatedLineages(this.client)) lineages.add(l);
+    if (lineages.size === 0) throw new LoadRefused('no update left rows by region, by place or by vessel beside those tables; nothing to compact');
+    const versions = await readVersions(this.client);
+    const placements = await readPlacements(this.client);
+    const compacted: CompactedLineage[] = [];
+    for (const lineage of [...lineages].sort((a, b) => a - b)) {
+      let added = 0;
+      let hidden = 0;
+      for (const changes of CHANGE_TABLES) {
+        const folded = await changes.fold(this.client, lineage);
+        if (!folded) continue;
+        added += folded.added;
+        hidden += folded.hidden;
+        (changes.table === 'region_events' ? this.regionsWritten : changes.table === 'spatial_events' ? this.placesWritten : this.vesselsWritten).push(lineage);
+      }
+      const updates = placements.filter((p) => p.lineageId === lineage).map((p) => p.versionId);
+      const latest = versions.find((v) => v.versionId === Math.max(lineage, ...updates));
+      const base = versions.find((v) => v.versionId === lineage);
+      compacted.push({ datasetId: (latest ?? base)!.datasetId, version: latest?.version ?? String(lineage), updates: updates.length, added, hidden });
+    }
+    return compacted;
   }
 
   /** Stamps a new generation (running servers see it and read the catalog again) and commits. */
