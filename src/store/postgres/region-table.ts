@@ -12,7 +12,7 @@
 // (change-tables.ts).
 // The queries on it: region-queries.ts.
 import type pg from 'pg';
-import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { REGION_TABLE_LAYERS } from '../region-plan.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
@@ -53,7 +53,7 @@ export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]
     // Unsorted: attaching builds the index from a sort.
     await c.query(`INSERT INTO ${partition} ${regionRowsOf('events', 'version_id = $1')}`, [versionId]);
     await c.query(`ALTER TABLE region_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    await c.query('INSERT INTO region_versions VALUES ($1)', [versionId]);
+    await listWithLineage(c, 'region_versions', versionId);
   }
   return missing;
 }

@@ -11,7 +11,7 @@
 // An update writes not to it: the rows by place it adds and hides are kept beside it
 // (change-tables.ts). The queries on it: spatial-queries.ts.
 import type pg from 'pg';
-import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
@@ -71,7 +71,7 @@ export async function writeMissingSpatialRows(c: pg.ClientBase): Promise<number[
     // (16,533 -> 985 pages for a 6-degree box and a year of the 10M fishing; 10.5 s more of load).
     await c.query(`INSERT INTO ${partition} ${spatialRowsOf('events', 'version_id = $1')} ORDER BY cell_key, start_ts`, [versionId]);
     await c.query(`ALTER TABLE spatial_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    await c.query('INSERT INTO spatial_versions VALUES ($1)', [versionId]);
+    await listWithLineage(c, 'spatial_versions', versionId);
   }
   return missing;
 }

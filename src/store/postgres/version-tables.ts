@@ -18,3 +18,12 @@ export async function versionsListedIn(c: pg.ClientBase, listTable: string): Pro
   if (!(await c.query('SELECT to_regclass($1) IS NOT NULL AS present', [listTable])).rows[0].present) return new Set();
   return new Set((await c.query<{ version_id: number }>(`SELECT version_id FROM ${listTable}`)).rows.map((r) => r.version_id));
 }
+
+/**
+ * Lists, in `listTable`, a version whose rows its table now holds, written from the version's
+ * partition of the events, and the versions of the updates sharing that partition (lineage.ts):
+ * their rows are there too, marked as in the events.
+ */
+export async function listWithLineage(c: pg.ClientBase, listTable: string, versionId: number): Promise<void> {
+  await c.query(`INSERT INTO ${listTable} SELECT version_id FROM dataset_versions WHERE version_id = $1 OR lineage_id = $1 ON CONFLICT DO NOTHING`, [versionId]);
+}

@@ -9,7 +9,7 @@
 // update writes not to it: the rows it adds and hides are kept beside it (change-tables.ts). Which
 // queries it answers: src/store/vessel-plan.ts; the queries on it: vessel-queries.ts.
 import type pg from 'pg';
-import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
 import { VERSION_MARKS } from './lineage.ts';
 
 const TEXT = 'text COLLATE "C"';
@@ -60,9 +60,7 @@ export async function writeMissingVesselRows(c: pg.ClientBase, rangeRows = RANGE
       await c.query(`INSERT INTO ${partition} ${vesselRowsOf('events', `version_id = $1${range.where}`)} ORDER BY vessel_id, start_ts, id`, [versionId, ...range.params]);
     }
     await c.query(`ALTER TABLE vessel_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    // The versions of updates that share the partition (lineage.ts) have their rows there too, marked
-    // as in the events, when written before this table: none of their rows are beside it.
-    await c.query('INSERT INTO vessel_versions SELECT version_id FROM dataset_versions WHERE version_id = $1 OR lineage_id = $1', [versionId]);
+    await listWithLineage(c, 'vessel_versions', versionId);
   }
   return missing;
 }

@@ -185,6 +185,10 @@ export class PostgresWriter implements EngineWriter {
     this.placesWritten.push(...places);
     const vessels = await writeMissingVesselRows(this.client);
     this.vesselsWritten.push(...vessels);
+    // A partition written from the events holds its lineage's updates' rows too, marked as there:
+    // rows of those updates still beside the table would be counted twice.
+    const written = { region_events: regions, spatial_events: places, vessel_events: vessels };
+    for (const changes of CHANGE_TABLES) for (const partition of written[changes.table]) await changes.drop(this.client, partition);
     return { rollups, regions: regions.length, places: places.length, vessels: vessels.length };
   }
 
