@@ -475,7 +475,30 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       });
       // Compacted, the rows added and hidden are in the tables themselves, marked as the events
       // are; every version keeps its rows, and dropping and updating go on from there.
-      const compacted = await compactPostgresDatabase(copyUrl);
+      // A reader in a long transaction holds the change tables: the compaction waits for it, but
+      // never more than a few seconds at a time, so that other readers are not held up behind it.
+      const longReader = new pg.Client({ connectionString: copyUrl });
+      await longReader.connect();
+      await longReader.query('BEGIN');
+      await longReader.query('SELECT count(*) FROM region_added');
+      const compacting = compactPostgresDatabase(copyUrl);
+      const waited: number[] = [];
+      try {
+        for (let i = 0; i < 4; i++) {
+          await new Promise((r) => setTimeout(r, 1500));
+          const started = Date.now();
+          await onClient(copyUrl, async (c) => {
+            await c.query('SET statement_timeout = 5000');
+            await c.query('SELECT count(*) FROM region_added');
+          });
+          waited.push(Date.now() - started);
+        }
+      } finally {
+        await longReader.query('COMMIT');
+        await longReader.end();
+      }
+      const compacted = await compacting;
+      assert.ok(Math.max(...waited) < 3000, `other readers waited ${waited.join(', ')} ms`);
       assert.equal(compacted.length, 1);
       assert.deepEqual({ ...compacted[0]!, added: compacted[0]!.added > 0, hidden: compacted[0]!.hidden > 0 }, { datasetId: 'public-global-fishing-events', version: 'v3', updates: 2, added: true, hidden: true });
       for (const { table, changes } of tables) {
@@ -497,7 +520,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'XXX' }, ...vessels.slice(1)] })}\n`);
       await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v4', source: 'test', kind: 'fishing', update: { removals: [] } });
       await agree('updated after the compaction');
-      assert.equal((await compactPostgresDatabase(copyUrl))[0]!.updates, 2, 'v2 and v4');
+      assert.deepEqual((await compactPostgresDatabase(copyUrl)).map((l) => [l.version, l.updates]), [['v4', 1]], 'v2 was folded before');
       await agree('compacted again');
       // Tables written from the events after the lineage's updates (a database updated before they
       // existed) hold the updates' rows, marked: their versions are listed, and rows an update left
@@ -518,6 +541,14 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
         assert.deepEqual([...await onClient(copyUrl, (c) => changes.readUpdatedLineages(c))], [], changes.added);
       }
       await agree('written again from the events');
+      // An update dropped leaves its lineage's change partitions empty: compact drops them and tells of nothing.
+      writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'VVV' }, ...vessels.slice(1)] })}\n`);
+      await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v6', source: 'test', kind: 'fishing', update: { removals: [] } });
+      await dropVersion(copy.database, 'public-global-fishing-events', 'fishing', 'v6');
+      assert.deepEqual([...await onClient(copyUrl, (c) => REGION_CHANGES.readUpdatedLineages(c))], [fishingLineage]);
+      assert.deepEqual(await compactPostgresDatabase(copyUrl), []);
+      for (const { changes } of tables) assert.deepEqual([...await onClient(copyUrl, (c) => changes.readUpdatedLineages(c))], [], changes.added);
+      await agree('an update dropped, compacted');
     } finally {
       copy.cleanup();
     }

@@ -197,7 +197,9 @@ export const compactCommand: Command = {
     const database = databaseOption(flags);
     if (database.engine === 'postgres') {
       try {
-        for (const l of await compactPostgresDatabase(database.url, waitingNotice)) {
+        const compacted = await compactPostgresDatabase(database.url, waitingNotice);
+        if (compacted.length === 0) console.log('nothing to compact: the tables that dropped updates left beside those by region, by place and by vessel were empty, and are dropped');
+        for (const l of compacted) {
           console.log(`${l.datasetId}:${l.version}\t${counted(l.updates, 'update')}: ${counted(l.added, 'row')} added and ${counted(l.hidden, 'row')} hidden, by region, by place and by vessel, folded into those tables`);
         }
       } catch (e) {

@@ -139,30 +139,37 @@ export class ChangeTables {
 
   /** The lineages whose updates wrote here (a partition each; none in a database written before these tables). */
   async readUpdatedLineages(c: pg.ClientBase): Promise<Set<number>> {
-    const rows = (await c.query<{ name: string }>(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent IN (to_regclass($1), to_regclass($2))`, [this.added, this.hidden])).rows;
+    // Names from pg_class as the snapshot sees it: `inhrelid::regclass` looks the name up in the
+    // catalog as it is now, a bare number for a partition a compaction dropped since.
+    const rows = (await c.query<{ name: string }>(`SELECT p.relname AS name FROM pg_inherits i JOIN pg_class p ON p.oid = i.inhrelid WHERE i.inhparent IN (to_regclass($1), to_regclass($2))`, [this.added, this.hidden])).rows;
     return new Set(rows.map((r) => Number(/_v(\d+)$/.exec(r.name)![1])));
   }
 
   /**
    * Moves lineage `lineageId`'s rows added and hidden into the table itself, marked there as the
-   * events are (lineage.ts): the rows added inserted, those hidden given their to_version, then
-   * both partitions dropped. Every version holds the same rows after as before, now read from the
-   * table alone, its page no longer hashing a set difference over every row: polygons around
-   * fishing over the 10M catalogue twelve updates deep, 287 ms p50, then 164-167 (docs/performance.md,
-   * "The PostgreSQL engine: compaction"). Returns how many rows each held, or undefined when the table has no partition
-   * for the lineage (a version loaded before the table, its rows not yet written by `migrate`).
+   * events are (lineage.ts): the rows added inserted, those hidden given their to_version. Every
+   * version holds the same rows after as before, read from the table alone once the change
+   * partitions are dropped (the caller drops them last, dropPartitions below), its page no longer
+   * hashing a set difference over every row: polygons around fishing over the 10M catalogue twelve
+   * updates deep, 287 ms p50, then 164-167 (docs/performance.md, "The PostgreSQL engine:
+   * compaction"). Returns the rows each held and the versions that wrote them, or undefined when
+   * the table has no partition for the lineage (a version loaded before the table, its rows not yet
+   * written by `migrate`).
    */
-  async fold(c: pg.ClientBase, lineageId: number): Promise<{ added: number; hidden: number } | undefined> {
+  async fold(c: pg.ClientBase, lineageId: number): Promise<{ added: number; hidden: number; versions: number[] } | undefined> {
     const [added, hidden] = this.partitions(lineageId) as [string, string];
     const exists = async (table: string) => (await c.query('SELECT to_regclass($1) IS NOT NULL AS found', [table])).rows[0].found as boolean;
     if (!(await exists(`${this.of.table}_v${Number(lineageId)}`))) return undefined;
     const names = this.of.names.join(', ');
     let addedRows = 0;
     let hiddenRows = 0;
+    const versions: string[] = [];
     if (await exists(added)) {
+      versions.push(`SELECT from_version FROM ${added}`);
       addedRows = (await c.query(`INSERT INTO ${this.of.table} (${names}) SELECT ${names} FROM ${added} ORDER BY ${this.of.key.join(', ')}`)).rowCount ?? 0;
     }
     if (await exists(hidden)) {
+      versions.push(`SELECT to_version FROM ${hidden}`);
       hiddenRows = Number((await c.query(`SELECT count(*)::float8 AS n FROM ${hidden}`)).rows[0].n);
       const sameKey = this.of.key.map((k) => `t.${k} = h.${k}`).join(' AND ');
       const marked = (await c.query(
@@ -174,8 +181,8 @@ export class ChangeTables {
       // would show a row its version no longer has.
       if (marked !== hiddenRows) throw new Error(`${hidden} holds ${hiddenRows} rows, of which ${marked} were found in ${this.of.table}; nothing was changed`);
     }
-    await this.drop(c, lineageId);
-    return { added: addedRows, hidden: hiddenRows };
+    const wrote = versions.length ? (await c.query<{ v: number }>(`SELECT v FROM (${versions.join(' UNION ')}) w(v) ORDER BY 1`)).rows.map((r) => r.v) : [];
+    return { added: addedRows, hidden: hiddenRows, versions: wrote };
   }
 
   /** Drops a lineage's partitions (the whole lineage is dropped). */
@@ -187,6 +194,33 @@ export class ChangeTables {
   async dropAfter(c: pg.ClientBase, lineageId: number, latest: number): Promise<void> {
     await c.query(`DELETE FROM ${this.added} WHERE version_id = $1 AND from_version > $2`, [lineageId, latest]);
     await c.query(`DELETE FROM ${this.hidden} WHERE version_id = $1 AND to_version > $2`, [lineageId, latest]);
+  }
+}
+
+/** How long a DROP of change partitions may wait for readers at a time, readers queued behind it waiting as long. */
+const DROP_WAIT = '2s';
+
+/**
+ * Drops change partitions in a writer's open transaction, once everything else it writes is done:
+ * a partition's DROP locks its parent table, which every read of an updated lineage reads, until
+ * the commit. It waits for readers at most DROP_WAIT at a time, so that readers queued behind it
+ * wait no longer, and tries again a second later, `attempts` times in all.
+ */
+export async function dropPartitions(c: pg.ClientBase, partitions: readonly string[], attempts = 30): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await c.query('SAVEPOINT dropping_partitions');
+    try {
+      await c.query(`SET LOCAL lock_timeout = '${DROP_WAIT}'`);
+      for (const partition of partitions) await c.query(`DROP TABLE IF EXISTS ${partition}`);
+      await c.query('SET LOCAL lock_timeout = 0');
+      await c.query('RELEASE SAVEPOINT dropping_partitions');
+      return;
+    } catch (e) {
+      await c.query('ROLLBACK TO SAVEPOINT dropping_partitions');
+      // 55P03: lock_not_available, the readers still there after DROP_WAIT.
+      if ((e as { code?: string }).code !== '55P03' || attempt >= attempts) throw e;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
   }
 }
 

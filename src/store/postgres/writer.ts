@@ -7,7 +7,7 @@ import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts
 import { dropIdentityRows, insertIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
-import { CHANGE_TABLES } from './change-tables.ts';
+import { CHANGE_TABLES, dropPartitions } from './change-tables.ts';
 import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
 import { dropVesselRows, vesselPartition, writeMissingVesselRows } from './vessel-table.ts';
 import { randomUUID } from 'node:crypto';
@@ -27,7 +27,7 @@ import { connectionConfig } from './connection.ts';
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
 const WRITER_LOCK = 0x76657373656c;
 
-/** A lineage whose updates' rows compactChanges folded: its dataset, its latest version, how many updates it has, and the rows folded. */
+/** A lineage whose updates' rows compactChanges folded: its dataset, its latest version, how many updates' rows, and how many rows were folded. */
 export interface CompactedLineage {
   datasetId: string;
   version: string;
@@ -290,23 +290,29 @@ export class PostgresWriter implements EngineWriter {
     for (const changes of CHANGE_TABLES) for (const l of await changes.readUpdatedLineages(this.client)) lineages.add(l);
     if (lineages.size === 0) throw new LoadRefused('no update left rows by region, by place or by vessel beside those tables; nothing to compact');
     const versions = await readVersions(this.client);
-    const placements = await readPlacements(this.client);
     const compacted: CompactedLineage[] = [];
+    const emptied: string[] = [];
     for (const lineage of [...lineages].sort((a, b) => a - b)) {
       let added = 0;
       let hidden = 0;
+      const updates = new Set<number>();
       for (const changes of CHANGE_TABLES) {
         const folded = await changes.fold(this.client, lineage);
         if (!folded) continue;
+        emptied.push(...changes.partitions(lineage));
+        if (folded.added + folded.hidden === 0) continue;
         added += folded.added;
         hidden += folded.hidden;
+        for (const v of folded.versions) updates.add(v);
         (changes.table === 'region_events' ? this.regionsWritten : changes.table === 'spatial_events' ? this.placesWritten : this.vesselsWritten).push(lineage);
       }
-      const updates = placements.filter((p) => p.lineageId === lineage).map((p) => p.versionId);
-      const latest = versions.find((v) => v.versionId === Math.max(lineage, ...updates));
-      const base = versions.find((v) => v.versionId === lineage);
-      compacted.push({ datasetId: (latest ?? base)!.datasetId, version: latest?.version ?? String(lineage), updates: updates.length, added, hidden });
+      // A lineage whose updates were all dropped has its change partitions, empty: dropped, not told.
+      if (updates.size === 0) continue;
+      // The latest update folded is the lineage's latest version: every update writes here.
+      const latest = versions.find((v) => v.versionId === Math.max(...updates))!;
+      compacted.push({ datasetId: latest.datasetId, version: latest.version, updates: updates.size, added, hidden });
     }
+    await dropPartitions(this.client, emptied);
     return compacted;
   }
 
