@@ -13,7 +13,7 @@ describe('errors, in the GFW shape with exact bodies', () => {
   });
   after(async () => {
     await t.close();
-    fixture.cleanup();
+    await fixture.cleanup();
   });
 
   const cases: [string, () => Promise<{ statusCode: number; json(): unknown }>, number, unknown][] = [

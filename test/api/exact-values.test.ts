@@ -17,7 +17,7 @@ describe('exact values over the small data set', () => {
   });
   after(async () => {
     await t.close();
-    fixture.cleanup();
+    await fixture.cleanup();
   });
 
   const ids = async (query: string) => {

@@ -117,7 +117,7 @@ describe('vessel insights', () => {
       assert.match(message!.detail, /none is loaded: load one with "vessel-events iuu load FILE"/);
     } finally {
       await bare.close();
-      fixture.cleanup();
+      await fixture.cleanup();
     }
   });
 

@@ -104,7 +104,7 @@ describe(`versions left by updates on ${TEST_ENGINE}`, () => {
     rowsOf.set('v1', initial.filter(isFishing));
     await update('u1', 'v1', 1);
     await update('u2', 'u1', 2);
-    fixture = { dir, dbPath: database.engine === 'duckdb' ? database.path : join(dir, 'none.duckdb'), database, rows: initial, records: [], groups: new Map(), cleanup: () => {} };
+    fixture = { dir, dbPath: database.engine === 'duckdb' ? database.path : join(dir, 'none.duckdb'), database, rows: initial, records: [], groups: new Map(), cleanup: async () => {} };
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -195,7 +195,7 @@ describe(`updates on ${TEST_ENGINE} (UPDATE_TEST_SEED=${SEED})`, () => {
     const records = await readAllRecords(freshFile);
     const groupMembers = new Map<string, Set<string>>();
     for (const g of groups) (groupMembers.get(g.groupId) ?? groupMembers.set(g.groupId, new Set()).get(g.groupId)!).add(g.vesselId);
-    fixture = { dir, dbPath: freshFile, database: fresh, rows: final, records, groups: groupMembers, cleanup: () => {} };
+    fixture = { dir, dbPath: freshFile, database: fresh, rows: final, records, groups: groupMembers, cleanup: async () => {} };
     freshApp = await startTestApp({ fixture });
     updatedApp = await startTestApp({ fixture: { ...fixture, database: updated } });
   });

@@ -52,7 +52,7 @@ describe('load --format gfw-json', () => {
       const count = pages.get(`${kind}/gfw`)!.entries.length;
       assert.match(loaded.stdout, new RegExp(`^${DATASET_ID_BY_KIND[kind]}:v1\\t${count} entries$`, 'm'), loaded.stdout);
     }
-    const again = await startTestApp({ fixture: { ...source.fixture, database: { engine: 'duckdb', path: db }, cleanup: () => undefined } });
+    const again = await startTestApp({ fixture: { ...source.fixture, database: { engine: 'duckdb', path: db }, cleanup: async () => undefined } });
     try {
       for (const kind of EVENT_KINDS) {
         for (const wire of ['gfw', 'spec']) {

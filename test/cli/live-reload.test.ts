@@ -50,7 +50,7 @@ test('a load while serving: every answer is the old data or the new, never half;
     assert.equal(((await old.json()) as { total: number }).total, before.total, 'the older version stays queryable');
   } finally {
     stop();
-    fixture.cleanup();
+    await fixture.cleanup();
   }
 });
 
@@ -74,6 +74,6 @@ test('clients that leave before their page starts do not exhaust the server\'s c
     assert.ok(((await res.json()) as { total: number }).total > 0);
   } finally {
     stop();
-    fixture.cleanup();
+    await fixture.cleanup();
   }
 });

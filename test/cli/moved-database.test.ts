@@ -21,7 +21,7 @@ describe('a database copied without its point files', () => {
     const path = join(fixture.dir, 'copied.duckdb');
     // As a user copies a database to a replica: the file alone.
     copyFileSync(fixture.dbPath, path);
-    copied = { ...fixture, dbPath: path, database: { engine: 'duckdb', path }, cleanup: () => {} };
+    copied = { ...fixture, dbPath: path, database: { engine: 'duckdb', path }, cleanup: async () => {} };
   });
   after(() => fixture.cleanup());
 

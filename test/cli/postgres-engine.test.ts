@@ -343,7 +343,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       assert.equal(store.engineLoad().inUse, 0, 'a connection is still held');
     } finally {
       await provider.close();
-      fixture.cleanup();
+      await fixture.cleanup();
     }
   });
 
@@ -378,7 +378,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       assert.ok(paged > 35, `only ${paged} of 60 pages hold events`);
     } finally {
       await provider.close();
-      fixture.cleanup();
+      await fixture.cleanup();
     }
   });
 

@@ -34,7 +34,8 @@ export interface Fixture {
   records: EventRecord[];
   /** Vessel group id -> its vessel ids, as loaded. */
   groups: Map<string, Set<string>>;
-  cleanup(): void;
+  /** Removes its files and drops its PostgreSQL database (done when the promise settles). */
+  cleanup(): Promise<void>;
 }
 
 /**
@@ -144,8 +145,13 @@ export async function buildFixtureDb(options: { events?: number; seed?: number; 
     get rows() {
       return (rows ??= [...demoRows(new DemoWorld(demo), demo)]);
     },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: () => removeFixture(dir, database),
   };
+}
+
+function removeFixture(dir: string, database: Database): Promise<void> {
+  rmSync(dir, { recursive: true, force: true });
+  return dropPostgresDatabase(database);
 }
 
 /** A database loaded from the given rows (the small hand-readable set), for exact-value tests. */
@@ -159,12 +165,14 @@ export async function fixtureFromRows(rows: Record<string, unknown>[], groups: {
     if (groups.length) await editDatabase(database, (w) => w.replaceGroups(groups));
   }
   const stored = await readStored(dbPath);
-  return { dir, dbPath, database: databases.at(-1)!, ...stored, rows: rows as PublishedRow[], cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, dbPath, database: databases.at(-1)!, ...stored, rows: rows as PublishedRow[], cleanup: () => removeFixture(dir, databases.at(-1)!) };
 }
 
 // ---- PostgreSQL fixtures: a database per test, cloned from a template loaded once per run ----
-// The cluster is the run's own (test/run-postgres.ts) and is removed with everything in it, so
-// the databases tests clone are left to it.
+// The cluster is the run's own (test/run-postgres.ts) and is removed with everything in it. The
+// databases tests make are dropped all the same, by their fixture's cleanup or when their test
+// file's process is about to exit: a clone is a whole copy of its template's files, and the full
+// tier's clones, left to the end of the run, filled a CI machine's disk.
 
 function adminUrl(): string {
   const url = process.env.VESSEL_EVENTS_TEST_DATABASE_URL;
@@ -190,11 +198,39 @@ async function admin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
 
 const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
+/** Databases this process made and has not dropped yet, and the drops under way. */
+const madeDatabases = new Set<string>();
+const pendingDrops = new Set<Promise<void>>();
+let dropsOnExit = false;
+
 /** A new, empty PostgreSQL database of the run's cluster (or a copy of a template). */
 export async function newPostgresDatabase(template?: string): Promise<Database & { engine: 'postgres' }> {
   const name = uniqueName('test');
+  if (!dropsOnExit) {
+    dropsOnExit = true;
+    // beforeExit may run async work: the event loop is empty, so every store is closed by then.
+    process.on('beforeExit', () => {
+      if (madeDatabases.size === 0 && pendingDrops.size === 0) return;
+      // A drop that fails here leaves its database to the cluster's removal: said, not failed on.
+      void Promise.all([...pendingDrops, ...[...madeDatabases].map(dropDatabaseNamed)])
+        .catch((e: unknown) => console.warn(`a test database was not dropped: ${String(e)}`));
+    });
+  }
+  madeDatabases.add(name);
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return { engine: 'postgres', url: urlOf(name) };
+}
+
+/** Drops a database newPostgresDatabase made (its connections closed first, by FORCE). */
+export function dropPostgresDatabase(database: Database): Promise<void> {
+  return database.engine === 'postgres' ? dropDatabaseNamed(new URL(database.url).pathname.slice(1)) : Promise.resolve();
+}
+
+function dropDatabaseNamed(name: string): Promise<void> {
+  if (!madeDatabases.delete(name)) return Promise.resolve();
+  const drop = admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+  pendingDrops.add(drop);
+  return drop.finally(() => pendingDrops.delete(drop));
 }
 
 /** The template database for these options, loaded by the first test file that needs it. */
@@ -280,7 +316,7 @@ export async function startTestApp(options: {
     async close() {
       await app.close();
       await stores.close();
-      if (!options.fixture) fixture.cleanup();
+      if (!options.fixture) await fixture.cleanup();
     },
   };
 }

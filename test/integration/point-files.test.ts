@@ -25,8 +25,8 @@ before(async () => {
   fixture = await buildFixtureDb({ events: 1500, seed: 21 });
   scratch = mkdtempSync(join(tmpdir(), 'vessel-events-points-'));
 });
-after(() => {
-  fixture.cleanup();
+after(async () => {
+  await fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
 

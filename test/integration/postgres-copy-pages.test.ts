@@ -58,7 +58,7 @@ describe('large pages read by COPY on PostgreSQL', { skip: TEST_ENGINE !== 'post
   });
   after(async () => {
     for (const provider of providers) await provider.close();
-    fixtures.forEach((f) => f.cleanup());
+    await Promise.all(fixtures.map((f) => f.cleanup()));
   });
   const listOf = (store: EventStore, filters: EventFilters, paging: { limit: number; offset: number; sort: SortValue }) =>
     normalizeListQuery(filters, paging, { catalog: store, access: { canRead: () => true } });

@@ -219,7 +219,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
   });
   after(async () => {
     await close?.();
-    fixture?.cleanup();
+    await fixture?.cleanup();
   });
   const ctx = () => ({ catalog: store, access: { canRead: () => true } });
 
@@ -402,7 +402,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       assert.deepEqual(await statsOf(olderUrl), before);
       await assert.rejects(migratePostgresDatabase(olderUrl), /statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate/);
     } finally {
-      older.cleanup();
+      await older.cleanup();
     }
   });
 
@@ -550,7 +550,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       for (const { changes } of tables) assert.deepEqual([...await onClient(copyUrl, (c) => changes.readUpdatedLineages(c))], [], changes.added);
       await agree('an update dropped, compacted');
     } finally {
-      copy.cleanup();
+      await copy.cleanup();
     }
   });
 });

@@ -28,8 +28,8 @@ before(async () => {
   fixture = await buildFixtureDb({ events: 3000, seed: 11 });
   scratch = mkdtempSync(join(tmpdir(), 'vessel-events-regions-'));
 });
-after(() => {
-  fixture.cleanup();
+after(async () => {
+  await fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -166,7 +166,7 @@ test('a region an event lists twice is one event in the region\'s total and page
       await store.close();
     }
   } finally {
-    small.cleanup();
+    await small.cleanup();
   }
 });
 

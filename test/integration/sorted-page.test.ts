@@ -30,7 +30,7 @@ before(async () => {
 });
 after(async () => {
   await store.close();
-  fixture.cleanup();
+  await fixture.cleanup();
 });
 
 const ctx = () => ({ catalog: store, access: { canRead: () => true } });

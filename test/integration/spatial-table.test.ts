@@ -33,8 +33,8 @@ before(async () => {
   fixture = await buildFixtureDb({ events: 3000, seed: 11 });
   scratch = mkdtempSync(join(tmpdir(), 'vessel-events-spatial-'));
 });
-after(() => {
-  fixture.cleanup();
+after(async () => {
+  await fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
 

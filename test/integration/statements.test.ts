@@ -16,10 +16,10 @@ before(async () => {
   instance = await DuckDBInstance.create(fixture.dbPath, { access_mode: 'READ_ONLY' });
   c = await instance.connect();
 });
-after(() => {
+after(async () => {
   c.closeSync();
   instance.closeSync();
-  fixture.cleanup();
+  await fixture.cleanup();
 });
 
 const countOf = async (kind: string, fromUs: bigint) => Number((await readRows(c,

@@ -36,7 +36,7 @@ before(async () => {
 });
 after(async () => {
   await store.close();
-  fixture.cleanup();
+  await fixture.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
 

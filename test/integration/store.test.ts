@@ -33,7 +33,7 @@ describe('DuckDB store against the reference semantics', () => {
   });
   after(async () => {
     await store.close();
-    fixture.cleanup();
+    await fixture.cleanup();
   });
 
   function randomFilters(r: Random): { filters: EventFilters; paging: { limit: number; offset: number; sort: (typeof SORT_VALUES)[number] } } {
@@ -208,7 +208,7 @@ describe('loading next to served data', () => {
       assert.ok(readFileSync(fixture.dbPath).equals(before), 'the served file is byte for byte what it was');
       assert.deepEqual(readdirSync(fixture.dir).filter((f) => f.includes('.loading-')), [], 'no working copy is left behind');
     } finally {
-      fixture.cleanup();
+      await fixture.cleanup();
     }
   });
 
@@ -233,7 +233,7 @@ describe('loading next to served data', () => {
         await store.close();
       }
     } finally {
-      fixture.cleanup();
+      await fixture.cleanup();
     }
   });
 });

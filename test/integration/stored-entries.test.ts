@@ -28,7 +28,7 @@ before(async () => {
   // Text beyond ASCII, and a backslash before an x (which a cast to BLOB would read as an escape).
   fixtures.push(await fixtureFromRows(JSON.parse(JSON.stringify(SMALL_EVENTS).replaceAll('MAR AZUL', String.raw`MAR AZUL \\x41 é 漁 🐟`)) as typeof SMALL_EVENTS));
 });
-after(() => fixtures.forEach((f) => f.cleanup()));
+after(() => Promise.all(fixtures.map((f) => f.cleanup())));
 
 const toSpec = entryShaper({ includeRegions: true, summary: false }, 'spec')!;
 const rewriteEveryKind = specRewriter();
