@@ -38,7 +38,7 @@ export const OPTIONS = {
   'body-limit': { env: 'VESSEL_EVENTS_BODY_LIMIT', default: '1048576', help: 'largest request body, bytes' },
   'query-timeout': { env: 'VESSEL_EVENTS_QUERY_TIMEOUT', default: '30000', help: 'query time limit, ms (0: none)' },
   'rate-limit': { env: 'VESSEL_EVENTS_RATE_LIMIT', default: '600', help: 'requests per minute per token (serve: the default of tokens without their own; token create: this token\'s own), 0: none' },
-  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '160MB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database. serve: default 160MB; load and demo: default 2GB' },
+  'memory-limit': { env: 'VESSEL_EVENTS_MEMORY_LIMIT', default: '160MB', help: 'engine memory limit (KB, MB, GB); larger sorts spill to disk beside the database. serve: default 160MB; load and demo: default 2GB', defaultInHelp: true },
   'log-level': { env: 'VESSEL_EVENTS_LOG_LEVEL', default: 'info', help: 'fatal, error, warn, info (a line per request), debug; start: warn unless given' },
   metrics: { env: 'VESSEL_EVENTS_METRICS', default: 'false', help: 'serve Prometheus metrics at /metrics, for a valid token as the API (the flag alone means true)' },
   events: { env: 'VESSEL_EVENTS_DEMO_EVENTS', default: '50000', help: 'number of demo events' },

@@ -16,7 +16,9 @@ export interface Command {
 export function helpOf(c: Command): string {
   const lines = c.options.map((n) => {
     const o = OPTIONS[n];
-    return `  --${n.padEnd(15)} ${o.help}${o.default ? ` (default ${o.default})` : ''}; env ${o.env}`;
+    // An option whose default differs by command says so in its help, not as serve's default alone.
+    const shownDefault = o.default && !('defaultInHelp' in o) ? ` (default ${o.default})` : '';
+    return `  --${n.padEnd(15)} ${o.help}${shownDefault}; env ${o.env}`;
   });
   return [`usage: ${c.usage}`, '', c.summary, '', 'options:', ...lines, ...(c.more ?? []), '  --help            this text', ''].join('\n');
 }

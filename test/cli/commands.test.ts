@@ -34,6 +34,10 @@ describe('vessel-events CLI', () => {
       assert.match(res.stdout, new RegExp(variable), command);
     }
     assert.equal((await cli(['frobnicate'])).code, 2);
+    // A load's memory limit defaults to 2GB, not serve's 160MB: its help says both, and no single default.
+    const memoryLine = (await cli(['load', '--help'])).stdout.split('\n').find((l) => l.startsWith('  --memory-limit'))!;
+    assert.match(memoryLine, /load and demo: default 2GB/);
+    assert.doesNotMatch(memoryLine, /\(default 160MB\)/);
   });
 
   test('token create prints the token alone on the last line; list and revoke manage the file', async () => {
