@@ -68,9 +68,11 @@ export const CREATE_SCHEMA = [
      UNIQUE (kind, version)
    )`,
   `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')},
-     -- DuckDB's own choice (FSST) reads one entry cheaply: zstd took a third of the space but
-     -- decompressed a whole vector of entries for each row read by id or vessel (docs/performance.md).
-     entry VARCHAR NOT NULL)`,
+     -- FSST reads one entry cheaply: zstd took a third of the space but decompressed a whole
+     -- vector of entries for each row read by id or vessel (docs/performance.md). DuckDB chose
+     -- FSST for every segment of it anyway; named here, a load skips weighing the other methods
+     -- for each segment of its largest column (docs/performance.md, "Loading").
+     entry VARCHAR USING COMPRESSION fsst NOT NULL)`,
   CREATE_VESSEL_TABLE,
   // Added after layout 3 was out: an older file gains them empty, and its versions are read from
   // events until a load or `migrate` writes their rows (spatial-table.ts, region-table.ts).
