@@ -198,24 +198,20 @@ async function admin<T>(work: (c: pg.Client) => Promise<T>): Promise<T> {
 
 const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
 
-/** Databases this process made and has not dropped yet, and the drops under way. */
+/** Databases this process made and has not dropped yet. */
 const madeDatabases = new Set<string>();
-const pendingDrops = new Set<Promise<void>>();
-let dropsOnExit = false;
+// beforeExit fires once the event loop is empty: every store is closed, and every drop a cleanup
+// started has ended (its connection kept the loop busy), so only the databases no cleanup dropped
+// are left. A drop that fails here leaves its database to the cluster's removal: said, not failed on.
+process.on('beforeExit', () => {
+  if (madeDatabases.size === 0) return;
+  void Promise.all([...madeDatabases].map(dropDatabaseNamed))
+    .catch((e: unknown) => console.warn(`a test database was not dropped: ${String(e)}`));
+});
 
 /** A new, empty PostgreSQL database of the run's cluster (or a copy of a template). */
 export async function newPostgresDatabase(template?: string): Promise<Database & { engine: 'postgres' }> {
   const name = uniqueName('test');
-  if (!dropsOnExit) {
-    dropsOnExit = true;
-    // beforeExit may run async work: the event loop is empty, so every store is closed by then.
-    process.on('beforeExit', () => {
-      if (madeDatabases.size === 0 && pendingDrops.size === 0) return;
-      // A drop that fails here leaves its database to the cluster's removal: said, not failed on.
-      void Promise.all([...pendingDrops, ...[...madeDatabases].map(dropDatabaseNamed)])
-        .catch((e: unknown) => console.warn(`a test database was not dropped: ${String(e)}`));
-    });
-  }
   madeDatabases.add(name);
   await admin((c) => c.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`));
   return { engine: 'postgres', url: urlOf(name) };
@@ -226,11 +222,9 @@ export function dropPostgresDatabase(database: Database): Promise<void> {
   return database.engine === 'postgres' ? dropDatabaseNamed(new URL(database.url).pathname.slice(1)) : Promise.resolve();
 }
 
-function dropDatabaseNamed(name: string): Promise<void> {
-  if (!madeDatabases.delete(name)) return Promise.resolve();
-  const drop = admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
-  pendingDrops.add(drop);
-  return drop.finally(() => pendingDrops.delete(drop));
+async function dropDatabaseNamed(name: string): Promise<void> {
+  if (!madeDatabases.delete(name)) return;
+  await admin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
 }
 
 /** The template database for these options, loaded by the first test file that needs it. */
