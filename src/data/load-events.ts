@@ -6,7 +6,7 @@ import { extname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EventKind } from '../domain/kinds.ts';
 import { editDatabase, type Database, type LockHolder } from '../store/engines.ts';
-import { LoadRefused, type DatabaseWriter, type LoadPhase, type PublishResult, type Removals, type UpdateRequest } from '../store/writer.ts';
+import { LoadRefused, type DatabaseWriter, type LoadPhase, type PublishResult, type Removals, type UpdateRequest, type EntryCompression } from '../store/writer.ts';
 import { gfwEntryDocuments } from './parse-gfw-json.ts';
 
 /** Published-events rows in three formats; `gfw-json`: GFW Events API entries (src/data/parse-gfw-json.ts). */
@@ -31,6 +31,8 @@ export interface LoadOptions {
   memoryLimit?: string;
   /** Rows a sort of the load takes at most (WriterOptions.sortRangeRows). */
   sortRangeRows?: number;
+  /** How a new DuckDB file stores each entry (WriterOptions.entryCompression). */
+  entryCompression?: EntryCompression;
   /** Apply the rows by event id to each dataset's latest version, and remove these ids, as a new version. */
   update?: UpdateRequest;
 }
@@ -63,7 +65,7 @@ function withWriter(options: LoadOptions, stage: (w: DatabaseWriter) => Promise<
       options.onPhase?.('publishing');
       return result;
     },
-    { ...(options.kind ? { kind: options.kind } : {}), ...(options.update ? { update: true } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}), ...(options.sortRangeRows ? { sortRangeRows: options.sortRangeRows } : {}) },
+    { ...(options.kind ? { kind: options.kind } : {}), ...(options.update ? { update: true } : {}), ...(options.onWait ? { onWait: options.onWait } : {}), ...(options.memoryLimit ? { memoryLimit: options.memoryLimit } : {}), ...(options.sortRangeRows ? { sortRangeRows: options.sortRangeRows } : {}), ...(options.entryCompression ? { entryCompression: options.entryCompression } : {}) },
   );
 }
 

@@ -142,7 +142,17 @@ export interface WriterOptions {
   layersOnly?: boolean;
   /** Rows a DuckDB sort of the load takes at most (src/store/duckdb/sort-ranges.ts); fewer in tests, to sort in several ranges. */
   sortRangeRows?: number;
+  /**
+   * How a new DuckDB file stores each event's entry (`load --entry-compression`); a file keeps the
+   * compression it was created with, so a different one asked of an existing file is refused.
+   * Undefined: the file's own, or fsst for a new file.
+   */
+  entryCompression?: EntryCompression;
 }
+
+/** The entry compressions a DuckDB file may be created with; the first is the default (docs/performance.md, "The entry's compression"). */
+export const ENTRY_COMPRESSIONS = ['fsst', 'zstd'] as const;
+export type EntryCompression = (typeof ENTRY_COMPRESSIONS)[number];
 
 /** The steps of a load after its rows are read, named for progress reports. */
 export type LoadPhase = 'validating' | 'sorting' | 'indexing' | 'copying' | 'publishing';

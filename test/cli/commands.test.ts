@@ -65,6 +65,17 @@ describe('vessel-events CLI', () => {
     assert.equal(loaded.code, 0, loaded.stderr);
     assert.equal(loaded.stdout.trim(), 'public-global-loitering-events:v20990101\t3 entries');
 
+    // The entry's compression is chosen when a file is created: another is refused, naming both.
+    const kept = await cli(['load', '--db', db, '--version', 'v20990102', '--entry-compression', 'zstd', good]);
+    assert.equal(kept.code, 1);
+    assert.match(kept.stderr, /--entry-compression zstd: .*events\.duckdb stores its entries in fsst/);
+    assert.match((await cli(['load', '--db', db, '--entry-compression', 'lz4', good])).stderr, /--entry-compression must be one of fsst, zstd, got "lz4"/);
+    const postgres = await cli(['load', '--engine', 'postgres', '--database-url', 'postgres://127.0.0.1:1/none', '--entry-compression', 'zstd', good]);
+    assert.equal(postgres.code, 2);
+    assert.match(postgres.stderr, /--engine duckdb only/);
+    const small = await cli(['load', '--db', join(dir, 'zstd.duckdb'), '--version', 'v1', '--entry-compression', 'zstd', good]);
+    assert.equal(small.code, 0, small.stderr);
+
     const bad = join(dir, 'bad.ndjson');
     writeFileSync(bad, `${JSON.stringify(rows[0])}\n{"event_type":"fishing"}\n`);
     const failed = await cli(['load', '--db', db, '--version', 'v3', bad]);

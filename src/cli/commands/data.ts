@@ -2,12 +2,12 @@
 // loader and the generator are imported when a command runs, so that help and usage errors answer
 // at once (loading both drivers takes over a second).
 import { existsSync } from 'node:fs';
-import { databaseOption, integerOption, loadMemoryLimit, option } from '../../config.ts';
+import { databaseOption, integerOption, loadMemoryLimit, option, optionGiven } from '../../config.ts';
 import type { OutputFormat } from '../../data/demo/files.ts';
 import type { FileFormat } from '../../data/load-events.ts';
 import { parseDateParam } from '../../query/dates.ts';
 import { EVENT_KINDS, KIND_BY_DATASET_ID, kindNamed } from '../../domain/kinds.ts';
-import { InvalidRows, LoadRefused } from '../../store/writer.ts';
+import { ENTRY_COMPRESSIONS, InvalidRows, LoadRefused, type EntryCompression } from '../../store/writer.ts';
 import { UsageError, type Flags } from '../args.ts';
 import type { Command } from '../command.ts';
 import { counted } from '../counted.ts';
@@ -63,10 +63,19 @@ export const generateCommand: Command = {
  */
 const COMPACT_ADVISED_LAYERS = 4;
 
+/** --entry-compression when given (a DuckDB file's own choice otherwise), checked. */
+function entryCompressionOption(flags: Flags, engine: string): EntryCompression | undefined {
+  if (!optionGiven('entry-compression', flags)) return undefined;
+  const named = option('entry-compression', flags);
+  if (!(ENTRY_COMPRESSIONS as readonly string[]).includes(named)) throw new UsageError(`--entry-compression must be one of ${ENTRY_COMPRESSIONS.join(', ')}, got "${named}"`);
+  if (engine !== 'duckdb') throw new UsageError('--entry-compression chooses how a DuckDB file stores its entries; PostgreSQL compresses its own (--engine duckdb only)');
+  return named as EntryCompression;
+}
+
 export const loadCommand: Command = {
-  usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] [--update [--remove IDS]] [--memory-limit 2GB] FILE...',
+  usage: 'vessel-events load [--db PATH | --engine postgres --database-url URL] [--version V] [--dataset KIND] [--format F] [--skip-invalid] [--update [--remove IDS]] [--memory-limit 2GB] [--entry-compression fsst|zstd] FILE...',
   summary: 'Load published-events files (NDJSON, CSV, Parquet), or GFW Events API entries (--format gfw-json), as a new version of each dataset they hold; latest then points at it. With --update, the rows are applied by event_id to each dataset\'s latest version instead (a known id replaces its row, a new id is added), and --remove lists ids to take out of the --dataset; the result is a new version, and the one it came from stays loaded until dropped.',
-  options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid', 'update', 'remove', 'memory-limit'],
+  options: ['engine', 'db', 'database-url', 'version', 'dataset', 'format', 'skip-invalid', 'update', 'remove', 'memory-limit', 'entry-compression'],
   maxArguments: Infinity,
   more: [
     '  FILE...           published-events rows (docs/data-format.md); with --format gfw-json, API entries: a list response ({"entries": [...]}), a JSON array, or NDJSON',
@@ -92,6 +101,7 @@ export const loadCommand: Command = {
       return { path, format };
     });
     const database = databaseOption(flags);
+    const entryCompression = entryCompressionOption(flags, database.engine);
     const progress = progressReporter(update ? 'update' : 'load');
     try {
       const removals = removeFile ? [await readRemovals(removeFile, kind!)] : [];
@@ -102,6 +112,7 @@ export const loadCommand: Command = {
         ...(kind ? { kind } : {}),
         skipInvalid: option('skip-invalid', flags) === 'true',
         memoryLimit: loadMemoryLimit(flags),
+        ...(entryCompression ? { entryCompression } : {}),
         ...(update ? { update: { removals } } : {}),
         onProgress: progress.update,
         onPhase: progress.phase,

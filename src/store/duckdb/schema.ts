@@ -15,6 +15,7 @@ import { CREATE_MONTH_SUMMARY_TABLES } from './month-summaries.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
+import type { EntryCompression } from '../writer.ts';
 
 /** 3: time-sorted rows with stored entries, and vessel_events. An older file is never written to. */
 export const SCHEMA_VERSION = 3;
@@ -52,6 +53,22 @@ export const EVENT_COLUMNS: [string, string][] = [
   ...EVENT_KINDS.map((k): [string, string] => [k, structType(EVENT_INFO_FIELDS[k])]),
 ];
 
+/**
+ * The events table of a new file. Its entries are FSST by default: zstd takes 37 % less space for
+ * the whole catalogue (603 bytes an event against 939 at 10M) but decompresses a vector of 2,048
+ * entries for any one it reads, so pages read from events took 5-20 % longer (docs/performance.md,
+ * "The entry's compression"). FSST is named rather than left to DuckDB, which chose it for every
+ * segment anyway: a load then skips weighing the other methods for its largest column.
+ */
+export function createEventsTable(entryCompression: EntryCompression): string {
+  return `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')},
+     entry VARCHAR USING COMPRESSION ${entryCompression} NOT NULL)`;
+}
+
+/** The meta key that records how a file's events table stores its entries (absent: fsst, as every file before the choice). */
+export const ENTRY_COMPRESSION_KEY = 'entry_compression';
+
+/** Every other table of a file: none depends on the entry's compression. */
 export const CREATE_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS meta (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`,
   `CREATE TABLE IF NOT EXISTS dataset_versions (
@@ -67,12 +84,7 @@ export const CREATE_SCHEMA = [
      earliest_open_start TIMESTAMP,
      UNIQUE (kind, version)
    )`,
-  `CREATE TABLE IF NOT EXISTS events (version_id USMALLINT NOT NULL, ${EVENT_COLUMNS.map(([n, t]) => `"${n}" ${t}`).join(', ')},
-     -- FSST reads one entry cheaply: zstd took a third of the space but decompressed a whole
-     -- vector of entries for each row read by id or vessel (docs/performance.md). DuckDB chose
-     -- FSST for every segment of it anyway; named here, a load skips weighing the other methods
-     -- for each segment of its largest column (docs/performance.md, "Loading").
-     entry VARCHAR USING COMPRESSION fsst NOT NULL)`,
+  // The events table is created by createEventsTable, with the entry's compression chosen for the file.
   CREATE_VESSEL_TABLE,
   // Added after layout 3 was out: an older file gains them empty, and its versions are read from
   // events until a load or `migrate` writes their rows (spatial-table.ts, region-table.ts).

@@ -15,7 +15,7 @@ import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { OFFLINE_SETTINGS } from './offline.ts';
 import { rangeConditions, SORT_RANGE_ROWS, sortRanges } from './sort-ranges.ts';
 import { compileIngest, RAW_COLUMNS, tableSourceSql } from './ingest.ts';
-import { CREATE_SCHEMA, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
+import { CREATE_SCHEMA, createEventsTable, ENTRY_COMPRESSION_KEY, EVENT_COLUMNS, SCHEMA_VERSION, STORAGE_VERSION } from './schema.ts';
 import { VESSEL_KEY_SQL } from './vessel-table.ts';
 import { dropSpatialRows, writeMissingSpatialRows } from './spatial-table.ts';
 import { dropRegionRows, writeMissingRegionRows } from './region-table.ts';
@@ -29,11 +29,12 @@ import { attachedTables, attachLayers, chainRowsSql, CREATE_LAYER_TABLES, layerA
 import { latestVersionOf } from '../../query/datasets.ts';
 import { LoadLock, removeStaleWork, type LockHolder } from './load-lock.ts';
 import { readOnly } from './inspect.ts';
+import { tableExists } from './tables.ts';
 import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles, writeMissingPointFiles, type PointFileProgress } from './point-file-catalog.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, loadEngineMemoryLimit, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest } from '../writer.ts';
+import { DEFAULT_LOAD_MEMORY_LIMIT, ENTRY_COMPRESSIONS, InvalidRows, loadEngineMemoryLimit, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type EntryCompression } from '../writer.ts';
 import { sqlText } from '../sql.ts';
 
 const CHUNK_ROWS = 2048;
@@ -111,9 +112,11 @@ export class DuckDbWriter implements EngineWriter {
       memory_limit: loadEngineMemoryLimit(options.memoryLimit ?? DEFAULT_LOAD_MEMORY_LIMIT),
     });
     const connection = await instance.connect();
+    let entryCompression: EntryCompression;
     try {
       if (layerMode) await connection.run(`ATTACH ${sqlText(target)} AS served (READ_ONLY)`);
       await refuseOlderLayout(connection, target, layerMode ? 'served' : undefined);
+      entryCompression = await chooseEntryCompression(connection, target, options.entryCompression, layerMode ? 'served' : undefined);
     } catch (e) {
       connection.closeSync();
       instance.closeSync();
@@ -124,6 +127,10 @@ export class DuckDbWriter implements EngineWriter {
     // Timestamps without a zone are UTC whatever the machine's zone is.
     for (const c of [connection, ingestConnection]) await c.run(`SET TimeZone = 'UTC'`);
     for (const ddl of CREATE_SCHEMA) await connection.run(ddl);
+    if (!(await tableExists(connection, 'events'))) {
+      await connection.run(createEventsTable(entryCompression));
+      await connection.run(`INSERT OR REPLACE INTO meta VALUES ('${ENTRY_COMPRESSION_KEY}', ?)`, [entryCompression]);
+    }
     if (layerMode) for (const ddl of CREATE_LAYER_TABLES) await connection.run(ddl);
     await connection.run(`INSERT INTO meta VALUES ('schema_version', ?) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
     const writer = new DuckDbWriter(target, workPath, instance, connection, ingestConnection, options.kind, lock, servingTables, layerMode);
@@ -733,6 +740,26 @@ function renderEntries(typedRows: string): string {
 }
 
 /** A database of an older layout is never written to: its rows lack what this code reads. */
+/**
+ * The entry compression of the file a writer opens: the one its events table was created with (meta
+ * says; a file from before the choice is fsst), or, for a new file, the one asked for. In layer mode
+ * the layer takes the served file's. A compression asked for that is not the file's own is refused:
+ * a file keeps the one it was created with.
+ */
+async function chooseEntryCompression(c: DuckDBConnection, target: string, asked: EntryCompression | undefined, servedAs?: string): Promise<EntryCompression> {
+  const own = (await tableExists(c, 'events', servedAs)) ? await readEntryCompression(c, servedAs) : undefined;
+  if (own && asked && asked !== own) {
+    throw new LoadRefused(`--entry-compression ${asked}: ${target} stores its entries in ${own}, chosen when it was created, and keeps it; load into a new database (another --db) for ${asked}`);
+  }
+  return own ?? asked ?? ENTRY_COMPRESSIONS[0];
+}
+
+/** How a file's entries are stored: meta's record, or fsst for a file written before it was recorded. */
+async function readEntryCompression(c: DuckDBConnection, database?: string): Promise<EntryCompression> {
+  const row = (await c.runAndReadAll(`SELECT value FROM ${database ? `"${database}".` : ''}meta WHERE key = '${ENTRY_COMPRESSION_KEY}'`)).getRowsJS()[0];
+  return (ENTRY_COMPRESSIONS as readonly string[]).includes(String(row?.[0])) ? (row![0] as EntryCompression) : 'fsst';
+}
+
 async function refuseOlderLayout(c: DuckDBConnection, target: string, database?: string): Promise<void> {
   const problem = await olderLayoutProblem(c, target, database);
   if (problem) throw new LoadRefused(problem);
