@@ -54,7 +54,7 @@ export const EVENT_COLUMNS: [string, string][] = [
 ];
 
 /**
- * The events table of a new file. Its entries are FSST by default: zstd takes 37 % less space for
+ * The events table of a new file. Its entries are FSST by default: zstd takes 36 % less space for
  * the whole catalogue (603 bytes an event against 939 at 10M) but decompresses a vector of 2,048
  * entries for any one it reads, so pages read from events took 5-20 % longer (docs/performance.md,
  * "The entry's compression"). FSST is named rather than left to DuckDB, which chose it for every
