@@ -3,7 +3,7 @@
 import { isWireFormat, type WireFormat } from './shape/wire.ts';
 import type { Database } from './store/engines.ts';
 import { ENGINES, type EngineName } from './store/engine-names.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT, memorySizeBytes } from './store/writer.ts';
+import { DEFAULT_ENTRY_COMPRESSION, DEFAULT_LOAD_MEMORY_LIMIT, memorySizeBytes } from './store/writer.ts';
 
 export interface ServerConfig {
   database: Database;
@@ -48,7 +48,7 @@ export const OPTIONS = {
   format: { env: 'VESSEL_EVENTS_FORMAT', default: '', help: 'file format: ndjson, csv or parquet (load: default from the extension; generate: default ndjson); load also takes gfw-json (GFW Events API entries)' },
   update: { env: 'VESSEL_EVENTS_UPDATE', default: 'false', help: 'true: apply the rows by event_id to each dataset\'s latest version (a known id replaces its row, a new one is added) as a new version (the flag alone means true)' },
   remove: { env: 'VESSEL_EVENTS_REMOVE', default: '', help: 'with --update and --dataset: a file of event ids to remove from that dataset, one per line' },
-  'entry-compression': { env: 'VESSEL_EVENTS_ENTRY_COMPRESSION', default: 'fsst', help: 'how a new DuckDB database stores each event\'s entry: fsst, or zstd (the catalogue about a third smaller, pages 5-20 % slower; docs/performance.md); a database keeps the one it was created with' },
+  'entry-compression': { env: 'VESSEL_EVENTS_ENTRY_COMPRESSION', default: DEFAULT_ENTRY_COMPRESSION, help: 'how a new DuckDB database stores each event\'s entry: fsst, or zstd (the catalogue about a third smaller, pages 5-20 % slower; docs/performance.md); a database keeps the one it was created with' },
   'skip-invalid': { env: 'VESSEL_EVENTS_SKIP_INVALID', default: 'false', help: 'true: load the valid rows and report the invalid ones' },
   out: { env: 'VESSEL_EVENTS_OUT', default: 'data/generated', help: 'output folder' },
   from: { env: 'VESSEL_EVENTS_FROM', default: '2017-01-01', help: 'first day of generated events' },

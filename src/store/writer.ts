@@ -150,9 +150,10 @@ export interface WriterOptions {
   entryCompression?: EntryCompression;
 }
 
-/** The entry compressions a DuckDB file may be created with; the first is the default (docs/performance.md, "The entry's compression"). */
+/** The entry compressions a DuckDB file may be created with, the default first (docs/performance.md, "The entry's compression"). */
 export const ENTRY_COMPRESSIONS = ['fsst', 'zstd'] as const;
 export type EntryCompression = (typeof ENTRY_COMPRESSIONS)[number];
+export const DEFAULT_ENTRY_COMPRESSION: EntryCompression = ENTRY_COMPRESSIONS[0];
 
 /** The steps of a load after its rows are read, named for progress reports. */
 export type LoadPhase = 'validating' | 'sorting' | 'indexing' | 'copying' | 'publishing';

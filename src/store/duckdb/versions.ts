@@ -1,7 +1,8 @@
 // Reading the catalog: loaded dataset versions, vessel group ids, region ids and geometries.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { SCHEMA_VERSION } from './schema.ts';
+import { ENTRY_COMPRESSION_KEY, SCHEMA_VERSION } from './schema.ts';
+import { DEFAULT_ENTRY_COMPRESSION, ENTRY_COMPRESSIONS, type EntryCompression } from '../writer.ts';
 import { addGeometries, addToSets, toDatasetVersion, type RegionCatalog } from '../catalog.ts';
 import { ISO3_COLUMN_SQL, regionGeometrySelect } from '../sql.ts';
 import { tableExists } from './tables.ts';
@@ -22,9 +23,21 @@ export async function readVersions(c: DuckDBConnection, database?: string): Prom
  * attached one; undefined when it has none (a new file, or one older than layouts).
  */
 export async function readSchemaVersion(c: DuckDBConnection, database?: string): Promise<number | undefined> {
+  const layout = await readMeta(c, 'schema_version', database);
+  return layout === undefined ? undefined : Number(layout);
+}
+
+/** How a file's events table stores its entries: meta's record, or fsst for a file written before the choice was recorded. */
+export async function readEntryCompression(c: DuckDBConnection, database?: string): Promise<EntryCompression> {
+  const recorded = await readMeta(c, ENTRY_COMPRESSION_KEY, database);
+  return (ENTRY_COMPRESSIONS as readonly string[]).includes(recorded ?? '') ? (recorded as EntryCompression) : DEFAULT_ENTRY_COMPRESSION;
+}
+
+/** A value of the meta table, of the current database or an attached one; undefined when the file has no such key (or no meta). */
+async function readMeta(c: DuckDBConnection, key: string, database?: string): Promise<string | undefined> {
   if (!(await tableExists(c, 'meta', database))) return undefined;
-  const row = (await c.runAndReadAll(`SELECT value FROM ${database ? `"${database}".` : ''}meta WHERE key = 'schema_version'`)).getRowsJS()[0];
-  return row ? Number(row[0]) : undefined;
+  const row = (await c.runAndReadAll(`SELECT value FROM ${database ? `"${database}".` : ''}meta WHERE key = ?`, [key])).getRowsJS()[0];
+  return row ? String(row[0]) : undefined;
 }
 
 /**
@@ -42,11 +55,7 @@ export async function olderLayoutProblem(c: DuckDBConnection, path: string, data
  * existed gets one from its identity on disk, which a load (a rename of a new file) also changes.
  */
 export async function readGeneration(c: DuckDBConnection, fileIdentity: string): Promise<string> {
-  if (await tableExists(c, 'meta')) {
-    const row = (await c.runAndReadAll(`SELECT value FROM meta WHERE key = 'generation'`)).getRowsJS()[0];
-    if (row) return row[0] as string;
-  }
-  return `file:${fileIdentity}`;
+  return (await readMeta(c, 'generation')) ?? `file:${fileIdentity}`;
 }
 
 export async function readGroupIds(c: DuckDBConnection): Promise<Set<string>> {

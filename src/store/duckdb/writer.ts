@@ -23,7 +23,7 @@ import { dropStatsMonthRows, writeMissingStatsMonthRows } from './stats-months.t
 import { dropMonthSummaryRows, writeMissingMonthSummaries } from './month-summaries.ts';
 import { dropIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { entryJsonSql, jsEscapes } from './entry-sql.ts';
-import { olderLayoutProblem, readSchemaVersion, readVersions } from './versions.ts';
+import { olderLayoutProblem, readEntryCompression, readSchemaVersion, readVersions } from './versions.ts';
 import { describeUpdate, givenRowsSql, hiddenRowsSql, planUpdate, stageRemovals, type RowsOf } from './update.ts';
 import { attachedTables, attachLayers, chainRowsSql, CREATE_LAYER_TABLES, layerAlias, layeredRowsSql, layersRowsSql, storedHiddenSql, layerFile, layerFiles, layersFolder, type ChainTables, type Layer } from './layers.ts';
 import { latestVersionOf } from '../../query/datasets.ts';
@@ -34,7 +34,7 @@ import { dropIdIndex, forgetPointFile, namedPointFiles, removeUnnamedPointFiles,
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import type { DatasetVersion } from '../../query/datasets.ts';
-import { DEFAULT_LOAD_MEMORY_LIMIT, ENTRY_COMPRESSIONS, InvalidRows, loadEngineMemoryLimit, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type EntryCompression } from '../writer.ts';
+import { DEFAULT_ENTRY_COMPRESSION, DEFAULT_LOAD_MEMORY_LIMIT, InvalidRows, loadEngineMemoryLimit, LoadRefused, newVersionIds, type EngineWriter, type WriterOptions, type Port, type PublishedVersion, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type EntryCompression } from '../writer.ts';
 import { sqlText } from '../sql.ts';
 
 const CHUNK_ROWS = 2048;
@@ -739,27 +739,20 @@ function renderEntries(typedRows: string): string {
   return `SELECT * EXCLUDE (entry_text), ${jsEscapes('entry_text')} AS entry FROM (SELECT *, ${entryJsonSql()} AS entry_text FROM (${typedRows}))`;
 }
 
-/** A database of an older layout is never written to: its rows lack what this code reads. */
 /**
- * The entry compression of the file a writer opens: the one its events table was created with (meta
- * says; a file from before the choice is fsst), or, for a new file, the one asked for. In layer mode
- * the layer takes the served file's. A compression asked for that is not the file's own is refused:
- * a file keeps the one it was created with.
+ * The entry compression of the file a writer opens: the one its events table was created with, or,
+ * for a new file, the one asked for. In layer mode the layer takes the served file's. A compression
+ * asked for that is not the file's own is refused: a file keeps the one it was created with.
  */
 async function chooseEntryCompression(c: DuckDBConnection, target: string, asked: EntryCompression | undefined, servedAs?: string): Promise<EntryCompression> {
   const own = (await tableExists(c, 'events', servedAs)) ? await readEntryCompression(c, servedAs) : undefined;
   if (own && asked && asked !== own) {
     throw new LoadRefused(`--entry-compression ${asked}: ${target} stores its entries in ${own}, chosen when it was created, and keeps it; load into a new database (another --db) for ${asked}`);
   }
-  return own ?? asked ?? ENTRY_COMPRESSIONS[0];
+  return own ?? asked ?? DEFAULT_ENTRY_COMPRESSION;
 }
 
-/** How a file's entries are stored: meta's record, or fsst for a file written before it was recorded. */
-async function readEntryCompression(c: DuckDBConnection, database?: string): Promise<EntryCompression> {
-  const row = (await c.runAndReadAll(`SELECT value FROM ${database ? `"${database}".` : ''}meta WHERE key = '${ENTRY_COMPRESSION_KEY}'`)).getRowsJS()[0];
-  return (ENTRY_COMPRESSIONS as readonly string[]).includes(String(row?.[0])) ? (row![0] as EntryCompression) : 'fsst';
-}
-
+/** A database of an older layout is never written to: its rows lack what this code reads. */
 async function refuseOlderLayout(c: DuckDBConnection, target: string, database?: string): Promise<void> {
   const problem = await olderLayoutProblem(c, target, database);
   if (problem) throw new LoadRefused(problem);
