@@ -401,6 +401,27 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await query(url, `SELECT to_regclass($1)`, [`events_v${v1Fishing}`]), [[null]]);
   });
 
+  test('every partition compresses its rows\' record and entry with lz4, one written before too once the next load runs; their entries read the same', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('lz4.ndjson', 1200, 23, 'z')]);
+    const methods = async () => (await query(url, `SELECT DISTINCT a.attcompression::text FROM pg_attribute a
+      WHERE (a.attrelid = 'events'::regclass OR a.attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass)) AND a.attname IN ('record', 'entry')`)).map((r) => r[0]);
+    assert.deepEqual(await methods(), ['l']);
+    // Most rows pass PostgreSQL's 2 KB threshold, so their texts are stored compressed, and with lz4.
+    assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE pg_column_compression(entry) IS NOT NULL`), [['lz4']]);
+    // A database written before: its partitions on pglz (the default), their rows compressed so.
+    for (const [t] of await query(url, `SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = 'events'::regclass UNION SELECT 'events'`)) {
+      await query(url, `ALTER TABLE ${t as string} ALTER COLUMN entry SET COMPRESSION pglz, ALTER COLUMN record SET COMPRESSION pglz`);
+    }
+    await query(url, `UPDATE events SET entry = entry || ''`);
+    const entries = await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id');
+    assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE pg_column_compression(entry) IS NOT NULL`), [['pglz']]);
+    await cli(['load', ...engine(url), '--version', 'v2', writeRows('lz4-2.ndjson', 300, 24, 'y')]);
+    assert.deepEqual(await methods(), ['l']);
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events WHERE id NOT LIKE \'y%\' ORDER BY version_id, id'), entries);
+    assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE id LIKE 'y%' AND pg_column_compression(entry) IS NOT NULL`), [['lz4']]);
+  });
+
   test('migrate moves a database of layout 1 (one events table) to partitions, its events unchanged; a server refuses layout 1 until then', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout1.ndjson', 2000, 23, 'l')]);

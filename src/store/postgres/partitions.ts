@@ -6,9 +6,9 @@
 import type pg from 'pg';
 import { eventPartition } from './schema.ts';
 
-/** A bare table for a version's events, with the columns of `events` (its point generated as there). */
+/** A bare table for a version's events, with the columns of `events` (its point generated and its texts compressed as there). */
 export async function createPartition(client: pg.ClientBase, versionId: number): Promise<void> {
-  await client.query(`CREATE TABLE ${eventPartition(versionId)} (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED)`);
+  await client.query(`CREATE TABLE ${eventPartition(versionId)} (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING COMPRESSION)`);
 }
 
 /** Attaches a filled partition: PostgreSQL reads it once to check its rows are the version's, and builds its indexes. */
