@@ -401,12 +401,16 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await query(url, `SELECT to_regclass($1)`, [`events_v${v1Fishing}`]), [[null]]);
   });
 
-  test('every partition compresses its rows\' record and entry with lz4, one written before too once the next load runs; their entries read the same', async () => {
+  test('every partition compresses its rows\' record and entry with lz4, one written before too once the next load runs; their entries read the same; a load\'s rows are copied frozen', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('lz4.ndjson', 1200, 23, 'z')]);
     const methods = async () => (await query(url, `SELECT DISTINCT a.attcompression::text FROM pg_attribute a
       WHERE (a.attrelid = 'events'::regclass OR a.attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass)) AND a.attname IN ('record', 'entry')`)).map((r) => r[0]);
     assert.deepEqual(await methods(), ['l']);
+    // Its partitions are new in its transaction: their rows are copied frozen, every page visible to all.
+    await query(url, 'CREATE EXTENSION IF NOT EXISTS pg_visibility');
+    const pages = await query(url, `SELECT c.relname, c.relpages, s.all_visible, s.all_frozen FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid, pg_visibility_map_summary(c.oid) s WHERE i.inhparent = 'events'::regclass`);
+    assert.ok(pages.length > 0 && pages.every(([, n, visible, frozen]) => Number(n) > 0 && Number(visible) === Number(n) && Number(frozen) === Number(n)), JSON.stringify(pages));
     // Most rows pass PostgreSQL's 2 KB threshold, so their texts are stored compressed, and with lz4.
     assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE pg_column_compression(entry) IS NOT NULL`), [['lz4']]);
     // A database written before: its partitions on pglz (the default), their rows compressed so.

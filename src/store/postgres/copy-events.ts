@@ -164,7 +164,11 @@ export class StagedFile {
         written?.catch(() => undefined);
         const { partition, marked } = slices[i]!;
         const columns = [...EVENT_COLUMNS.map(([n]) => n), ...(marked ? ['from_version'] : [])];
-        const copy = client.query(copyFrom(`COPY ${eventPartition(partition)} (${columns.join(', ')}) FROM STDIN (FORMAT csv)`));
+        // A load's partition is new in this transaction, so its rows go in frozen and its pages
+        // marked visible to all: the VACUUM after the commit (writer.ts) then skips them rather than
+        // reading every page of them again (docs/performance.md, "The PostgreSQL engine: the rows'
+        // compression"). An update's rows go to a partition readers already see: not frozen.
+        const copy = client.query(copyFrom(`COPY ${eventPartition(partition)} (${columns.join(', ')}) FROM STDIN (FORMAT csv${marked ? '' : ', FREEZE'})`));
         await pipeline(createReadStream(files[i % 2]!), copy);
         copied += Number(copy.rowCount);
         onRows?.(copied);
