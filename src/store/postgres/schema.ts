@@ -65,9 +65,9 @@ export const EVENT_COLUMNS: readonly (readonly [string, string])[] = [
  * than PostgreSQL's 2 KB threshold, so each row's COPY compresses them. lz4 rather than the default
  * pglz: 288,544 fishing rows copied in 10.2-10.5 s against 19.4-24.9 into a table 15 % smaller, and
  * a 1M load's partitions 10 % smaller (docs/performance.md, "The PostgreSQL engine: the rows'
- * compression"). Partitions written
- * before (ALTER on the parent does not reach them) get it for the rows written next; their rows keep
- * pglz, and a column holding both is read as either. A server built without lz4 keeps pglz.
+ * compression"). Partitions written before (ALTER on the parent does not reach them) get it for
+ * the rows written next; their rows keep pglz, and a column holding both is read as either. A
+ * server built without lz4 keeps pglz.
  */
 const COMPRESSED_COLUMNS = ['record', 'entry'];
 const COMPRESS_WITH_LZ4 = `DO $$ DECLARE t regclass; BEGIN
