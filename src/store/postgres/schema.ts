@@ -63,7 +63,7 @@ export const EVENT_COLUMNS: readonly (readonly [string, string])[] = [
 /**
  * The two texts of an event row, its record and its entry (some 1.1 KB each), make most rows longer
  * than PostgreSQL's 2 KB threshold, so each row's COPY compresses them. lz4 rather than the default
- * pglz: 288,544 fishing rows copied in 10.2-10.5 s against 19.4-24.9 into a table 15 % smaller, and
+ * pglz: 288,544 fishing rows copied in 10.2-10.4 s against 19.4-24.9 into a table 15 % smaller, and
  * a 1M load's partitions 10 % smaller (docs/performance.md, "The PostgreSQL engine: the rows'
  * compression"). Partitions written before (ALTER on the parent does not reach them) get it for
  * the rows written next; their rows keep pglz, and a column holding both is read as either. A
