@@ -212,6 +212,31 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.ok(!existsSync(join(tmp, stage[0]!)), 'the next load did not remove the killed one\'s staging folder');
   });
 
+  test('a load killed once its events are copied leaves only tables no reader sees, which the next writer removes', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('bare-1.ndjson', 300, 31, 'b')]);
+    const before = await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id');
+    const tables = async () => (await query(url, `SELECT relname FROM pg_class WHERE relkind = 'r' AND NOT relispartition AND relname ~ '^(region_|spatial_|vessel_)?events_v[0-9]+$'`)).map((r) => r[0]);
+    const load = spawn(process.execPath, [BIN, 'load', ...engine(url), '--version', 'v2', writeRows('bare-2.ndjson', 30_000, 32, 'c')], { env: { ...process.env, CI: 'true' } });
+    const exited = new Promise((r) => load.on('exit', r));
+    // Killed while the bare tables it committed are being indexed or read into the tables beside.
+    let indexing = false;
+    for (let i = 0; i < 2400 && !indexing && load.exitCode === null; i++) {
+      indexing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND state = 'active' AND (query LIKE 'CREATE INDEX ON %' OR query LIKE 'INSERT INTO region_events_v%' OR query LIKE 'INSERT INTO spatial_events_v%' OR query LIKE 'INSERT INTO vessel_events_v%')`)).length > 0;
+      if (!indexing) await new Promise((r) => setTimeout(r, 25));
+    }
+    load.kill('SIGKILL');
+    await exited;
+    assert.ok(indexing, 'the load was never seen indexing');
+    assert.ok((await tables()).length > 0, 'the killed load committed no bare table');
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
+    assert.doesNotMatch((await cli(['versions', 'list', ...engine(url)])).stdout, /:v2\t/);
+    // The next writer removes them first; its own land whole.
+    await cli(['load', ...engine(url), '--version', 'v3', writeRows('bare-3.ndjson', 300, 33, 'd')]);
+    assert.deepEqual(await tables(), []);
+    assert.match((await cli(['versions', 'list', ...engine(url)])).stdout, /fishing-events:v3\t/);
+  });
+
   test('a killed update leaves the served data as it was; an update lands whole, with its removals', async () => {
     const { url } = await newPostgresDatabase();
     const initial = writeRows('update-base.ndjson', 3000, 9, 'u');
@@ -395,6 +420,16 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       const indexes = (await query(url, `SELECT count(*)::int FROM pg_indexes WHERE tablename = $1`, [`events_v${id}`]))[0]![0];
       assert.equal(indexes, (await query(url, `SELECT count(*)::int FROM pg_indexes WHERE tablename = 'events'`))[0]![0]);
     }
+    // Built on the bare tables before they were attached, each index is the partition's own, not
+    // built again beside it; and the constraint that spared attaching a read of the rows is gone.
+    for (const parent of ['events', 'region_events', 'spatial_events', 'vessel_events']) {
+      const perPartition = await query(url, `SELECT c.relname, (SELECT count(*)::int FROM pg_index x WHERE x.indrelid = c.oid), (SELECT count(*)::int FROM pg_index x WHERE x.indrelid = c.oid AND x.indisvalid AND EXISTS (SELECT 1 FROM pg_inherits pi WHERE pi.inhrelid = x.indexrelid))
+        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`, [parent]);
+      const own = Number((await query(url, `SELECT count(*) FROM pg_index WHERE indrelid = $1::regclass`, [parent]))[0]![0]);
+      assert.equal(perPartition.length, versions.length, parent);
+      for (const [name, all, attached] of perPartition) assert.deepEqual([all, attached], [own, own], `${name as string}: every index, each the parent's`);
+    }
+    assert.deepEqual(await query(url, `SELECT conname FROM pg_constraint WHERE contype = 'c' AND conname ~ '_v[0-9]+_version$'`), []);
     const v1Fishing = Number((await query(url, `SELECT version_id FROM dataset_versions WHERE kind = 'fishing' AND version = 'v1'`))[0]![0]);
     await cli(['versions', 'drop', ...engine(url), 'public-global-fishing-events:v1']);
     assert.ok(!(await partitions()).some(([name]) => name === `events_v${v1Fishing}`));

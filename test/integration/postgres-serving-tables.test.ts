@@ -25,7 +25,8 @@ import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts'
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
 import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
 import { REGION_CHANGES, SPATIAL_CHANGES, VESSEL_CHANGES, type ChangeTables } from '../../src/store/postgres/change-tables.ts';
-import { readVesselTableVersions, writeMissingVesselRows } from '../../src/store/postgres/vessel-table.ts';
+import { readVesselTableVersions } from '../../src/store/postgres/vessel-table.ts';
+import { writeMissingServingTables } from '../../src/store/postgres/serving-tables.ts';
 import { servedByVesselTable } from '../../src/store/vessel-plan.ts';
 import { readSpatialTableVersions } from '../../src/store/postgres/spatial-table.ts';
 import { groupedSql } from '../../src/store/postgres/identity-table.ts';
@@ -389,7 +390,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
         await c.query('BEGIN');
         for (const { name } of (await c.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = 'vessel_events'::regclass`)).rows) await c.query(`DROP TABLE ${name as string}`);
         await c.query('DELETE FROM vessel_versions');
-        assert.equal((await writeMissingVesselRows(c, 300)).length, rollupVersions);
+        assert.equal((await writeMissingServingTables([c], [], 300)).vessels.length, rollupVersions);
         await c.query('COMMIT');
       });
       assert.equal(await vesselDifferences(olderUrl), 0);

@@ -12,7 +12,8 @@
 // (change-tables.ts).
 // The queries on it: region-queries.ts.
 import type pg from 'pg';
-import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { versionsListedIn } from './version-tables.ts';
+import { createBareTable, partitionName } from './bare-tables.ts';
 import { REGION_TABLE_LAYERS } from '../region-plan.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
@@ -39,23 +40,15 @@ export const CREATE_REGION_TABLES = [
   'CREATE TABLE IF NOT EXISTS region_versions (version_id smallint PRIMARY KEY)',
 ];
 
-export const regionPartition = (versionId: number): string => `region_events_v${Number(versionId)}`;
+export const regionPartition = (versionId: number): string => partitionName('region_events', versionId);
 
 /**
- * Writes the rows of every version not yet in region_versions, each version a partition filled in
- * the index's order and then attached (which builds its index whole); resolves to the versions.
+ * Creates a version's bare region_events table (bare-tables.ts) and fills it from the version's
+ * partition of the events, unsorted: its index, built whole once it is filled, sorts them.
  */
-export async function writeMissingRegionRows(c: pg.ClientBase): Promise<number[]> {
-  const missing = await versionsMissingFrom(c, 'region_versions');
-  for (const versionId of missing) {
-    const partition = regionPartition(versionId);
-    await c.query(`CREATE TABLE ${partition} (LIKE region_events)`);
-    // Unsorted: attaching builds the index from a sort.
-    await c.query(`INSERT INTO ${partition} ${regionRowsOf('events', 'version_id = $1')}`, [versionId]);
-    await c.query(`ALTER TABLE region_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    await listWithLineage(c, 'region_versions', versionId);
-  }
-  return missing;
+export async function fillRegionTable(c: pg.ClientBase, versionId: number): Promise<void> {
+  await createBareTable(c, 'region_events', versionId);
+  await c.query(`INSERT INTO ${regionPartition(versionId)} ${regionRowsOf(partitionName('events', versionId), 'version_id = $1')}`, [versionId]);
 }
 
 /**

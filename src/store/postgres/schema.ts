@@ -13,6 +13,7 @@ import { CHANGE_TABLES } from './change-tables.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_VESSEL_TABLES } from './vessel-table.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
+import { partitionName } from './bare-tables.ts';
 
 /**
  * 1: the first layout; 2: events partitioned by version; 3: an update's version shares its base's
@@ -29,7 +30,7 @@ export const SCHEMA_VERSION = 3;
  * dropping a version drops its table. The layout pgstac gives its collections (partitions by
  * collection), docs/performance.md, "The PostgreSQL engine".
  */
-export const eventPartition = (versionId: number): string => `events_v${Number(versionId)}`;
+export const eventPartition = (versionId: number): string => partitionName('events', versionId);
 
 const TEXT = 'text COLLATE "C"';
 

@@ -11,7 +11,8 @@
 // An update writes not to it: the rows by place it adds and hides are kept beside it
 // (change-tables.ts). The queries on it: spatial-queries.ts.
 import type pg from 'pg';
-import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { versionsListedIn } from './version-tables.ts';
+import { createBareTable, partitionName } from './bare-tables.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 
@@ -55,25 +56,18 @@ export const CREATE_SPATIAL_TABLES = [
    END $$`,
 ];
 
-export const spatialPartition = (versionId: number): string => `spatial_events_v${Number(versionId)}`;
+export const spatialPartition = (versionId: number): string => partitionName('spatial_events', versionId);
 
 /** The grid's cell key in PostgreSQL's SQL: DuckDB's integer division `//` is `/` on integers here. */
 const PG_CELL_KEY_SQL = CELL_KEY_SQL.replaceAll(' // ', ' / ');
 
-/** Writes the rows of every version not yet in spatial_versions, a partition each, attached once filled; resolves to the versions. */
-export async function writeMissingSpatialRows(c: pg.ClientBase): Promise<number[]> {
-  const missing = await versionsMissingFrom(c, 'spatial_versions');
-  for (const versionId of missing) {
-    const partition = spatialPartition(versionId);
-    await c.query(`CREATE TABLE ${partition} (LIKE spatial_events) WITH (${SPATIAL_STORAGE})`);
-    // Written in cell order: PostgreSQL reads a polygon's rows by a bitmap of their index entries,
-    // then their heap pages, which are then a cell's few neighbouring pages, not a page a row
-    // (16,533 -> 985 pages for a 6-degree box and a year of the 10M fishing; 10.5 s more of load).
-    await c.query(`INSERT INTO ${partition} ${spatialRowsOf('events', 'version_id = $1')} ORDER BY cell_key, start_ts`, [versionId]);
-    await c.query(`ALTER TABLE spatial_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    await listWithLineage(c, 'spatial_versions', versionId);
-  }
-  return missing;
+/** Creates a version's bare spatial_events table (bare-tables.ts) and fills it from the version's partition of the events. */
+export async function fillSpatialTable(c: pg.ClientBase, versionId: number): Promise<void> {
+  await createBareTable(c, 'spatial_events', versionId, { storage: SPATIAL_STORAGE });
+  // Written in cell order: PostgreSQL reads a polygon's rows by a bitmap of their index entries,
+  // then their heap pages, which are then a cell's few neighbouring pages, not a page a row
+  // (16,533 -> 985 pages for a 6-degree box and a year of the 10M fishing; 10.5 s more of load).
+  await c.query(`INSERT INTO ${spatialPartition(versionId)} ${spatialRowsOf(partitionName('events', versionId), 'version_id = $1')} ORDER BY cell_key, start_ts`, [versionId]);
 }
 
 /** The spatial_events rows of the events of `source` (a table with the events' columns) that meet `where`, in the table's column order. */

@@ -9,6 +9,7 @@
 // stats_month_versions, and is counted on its events until `migrate` or the next write adds them.
 import type pg from 'pg';
 import { versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { partitionName } from './bare-tables.ts';
 
 export const CREATE_STATS_ROLLUPS = [
   `CREATE TABLE IF NOT EXISTS stats_flag_months (version_id smallint NOT NULL, month date NOT NULL, vessel_flag text COLLATE "C", n bigint NOT NULL)`,
@@ -28,7 +29,8 @@ const monthIndexOf = (ts: string) => `((extract(year FROM ${ts})::integer - 1970
 /**
  * Writes the rollups of every version not yet in stats_month_versions (the versions a load or an
  * update adds, and on its first write, those of a database written before the tables); resolves to
- * how many. The events are read once, grouped per vessel, flag and month, and both tables are
+ * how many. The events are read once, from each version's partition (a load's, bare, is not yet
+ * attached: bare-tables.ts), grouped per vessel, flag and month, and both tables are
  * written from those groups.
  */
 export async function writeMissingStatsRollups(c: pg.ClientBase): Promise<number> {
@@ -37,8 +39,7 @@ export async function writeMissingStatsRollups(c: pg.ClientBase): Promise<number
   await c.query(
     `CREATE TEMP TABLE stats_vessel_month_counts ON COMMIT DROP AS
      SELECT version_id, vessel_id, vessel_flag, ${monthIndexOf('start_ts')} AS month, count(*) AS n
-       FROM events WHERE version_id = ANY($1::smallint[]) GROUP BY 1, 2, 3, 4`,
-    [missing],
+       FROM (${missing.map((v) => `SELECT version_id, vessel_id, vessel_flag, start_ts FROM ${partitionName('events', v)} WHERE version_id = ${Number(v)}`).join(' UNION ALL ')}) e GROUP BY 1, 2, 3, 4`,
   );
   await c.query(
     `INSERT INTO stats_flag_months

@@ -9,7 +9,8 @@
 // update writes not to it: the rows it adds and hides are kept beside it (change-tables.ts). Which
 // queries it answers: src/store/vessel-plan.ts; the queries on it: vessel-queries.ts.
 import type pg from 'pg';
-import { listWithLineage, versionsMissingFrom, versionsListedIn } from './version-tables.ts';
+import { versionsListedIn } from './version-tables.ts';
+import { createBareTable, partitionName } from './bare-tables.ts';
 import { VERSION_MARKS } from './lineage.ts';
 
 const TEXT = 'text COLLATE "C"';
@@ -34,7 +35,7 @@ export const CREATE_VESSEL_TABLES = [
   'CREATE TABLE IF NOT EXISTS vessel_versions (version_id smallint PRIMARY KEY)',
 ];
 
-export const vesselPartition = (versionId: number): string => `vessel_events_v${Number(versionId)}`;
+export const vesselPartition = (versionId: number): string => partitionName('vessel_events', versionId);
 
 /**
  * Rows sorted at once: a version of more is written in ranges of vessel ids of about this many,
@@ -47,34 +48,27 @@ const RANGE_ROWS = 2_000_000;
 const SAMPLED_FROM = 1_000_000;
 
 /**
- * Writes the rows of every version not yet in vessel_versions, each version a partition filled in
- * its index's order, a range of vessel ids at a time, and then attached (which builds its index
- * whole); resolves to the versions. `rangeRows`: the rows of a range (the tests make it small).
+ * Creates a version's bare vessel_events table (bare-tables.ts) and fills it from the version's
+ * partition of the events (`rows` of them) in its index's order, a range of vessel ids at a time.
+ * `rangeRows`: the rows of a range (the tests make it small).
  */
-export async function writeMissingVesselRows(c: pg.ClientBase, rangeRows = RANGE_ROWS): Promise<number[]> {
-  const missing = await versionsMissingFrom(c, 'vessel_versions');
-  for (const versionId of missing) {
-    const partition = vesselPartition(versionId);
-    await c.query(`CREATE TABLE ${partition} (LIKE vessel_events)`);
-    for (const range of await vesselRanges(c, versionId, rangeRows)) {
-      await c.query(`INSERT INTO ${partition} ${vesselRowsOf('events', `version_id = $1${range.where}`)} ORDER BY vessel_id, start_ts, id`, [versionId, ...range.params]);
-    }
-    await c.query(`ALTER TABLE vessel_events ATTACH PARTITION ${partition} FOR VALUES IN (${Number(versionId)})`);
-    await listWithLineage(c, 'vessel_versions', versionId);
+export async function fillVesselTable(c: pg.ClientBase, versionId: number, rows: number, rangeRows = RANGE_ROWS): Promise<void> {
+  await createBareTable(c, 'vessel_events', versionId);
+  const source = partitionName('events', versionId);
+  for (const range of await vesselRanges(c, source, versionId, rows, rangeRows)) {
+    await c.query(`INSERT INTO ${vesselPartition(versionId)} ${vesselRowsOf(source, `version_id = $1${range.where}`)} ORDER BY vessel_id, start_ts, id`, [versionId, ...range.params]);
   }
-  return missing;
 }
 
 /**
- * The ranges of vessel ids a version's rows are written in, in order, as conditions after the
- * version's (parameters from $2): their bounds drawn from its rows (SAMPLED_FROM).
+ * The ranges of vessel ids a version's `rows` rows of `source` are written in, in order, as
+ * conditions after the version's (parameters from $2): their bounds drawn from its rows (SAMPLED_FROM).
  */
-async function vesselRanges(c: pg.ClientBase, versionId: number, rangeRows: number): Promise<{ where: string; params: string[] }[]> {
-  const rows = Number((await c.query('SELECT row_count FROM dataset_versions WHERE version_id = $1', [versionId])).rows[0]?.row_count ?? 0);
+async function vesselRanges(c: pg.ClientBase, source: string, versionId: number, rows: number, rangeRows: number): Promise<{ where: string; params: string[] }[]> {
   const count = Math.ceil(rows / rangeRows);
   if (count <= 1) return [{ where: '', params: [] }];
   const fractions = Array.from({ length: count - 1 }, (_, i) => (i + 1) / count);
-  const drawn = (await c.query(`SELECT percentile_disc($2::float8[]) WITHIN GROUP (ORDER BY vessel_id) AS bounds FROM events TABLESAMPLE SYSTEM ($3) WHERE version_id = $1`, [versionId, fractions, rows >= SAMPLED_FROM ? 1 : 100])).rows[0].bounds as (string | null)[] | null;
+  const drawn = (await c.query(`SELECT percentile_disc($2::float8[]) WITHIN GROUP (ORDER BY vessel_id) AS bounds FROM ${source} TABLESAMPLE SYSTEM ($3) WHERE version_id = $1`, [versionId, fractions, rows >= SAMPLED_FROM ? 1 : 100])).rows[0].bounds as (string | null)[] | null;
   const bounds = [...new Set((drawn ?? []).filter((b): b is string => b !== null))];
   if (bounds.length === 0) return [{ where: '', params: [] }];
   return [

@@ -2,14 +2,18 @@
 // visible on commit, all at once, or never (a failed or killed load is rolled back by the server).
 // One writer at a time: it holds a session advisory lock, and a second one waits for it. Events
 // are staged, validated and typed by the embedded engine's loader in a scratch file (staging.ts),
-// then copied in (copy-events.ts); the reference data is written directly.
+// then copied in (copy-events.ts); the reference data is written directly. A load's new partitions
+// are written as bare tables on a second connection as well, which no reader sees until the
+// transaction attaches them (bare-tables.ts).
 import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts';
 import { dropIdentityRows, insertIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
-import { dropStatsRollups, writeMissingStatsRollups } from './stats-rollups.ts';
-import { dropRegionRows, regionPartition, writeMissingRegionRows } from './region-table.ts';
+import { dropStatsRollups } from './stats-rollups.ts';
+import { dropRegionRows, regionPartition } from './region-table.ts';
 import { CHANGE_TABLES, dropPartitions } from './change-tables.ts';
-import { dropSpatialRows, spatialPartition, writeMissingSpatialRows } from './spatial-table.ts';
-import { dropVesselRows, vesselPartition, writeMissingVesselRows } from './vessel-table.ts';
+import { dropSpatialRows, spatialPartition } from './spatial-table.ts';
+import { dropVesselRows, vesselPartition } from './vessel-table.ts';
+import { indexTasks, writeMissingServingTables } from './serving-tables.ts';
+import { dropLeftoverBareTables } from './bare-tables.ts';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
@@ -19,6 +23,7 @@ import { StagedFile } from './copy-events.ts';
 import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
+import type { PoolTask } from './task-pool.ts';
 import { readLayout, readPlacements, readVersions, schemaProblem } from './versions.ts';
 import type { VersionPlacement } from './lineage.ts';
 import { migrateLayout1, migrateLayout2 } from './migrate.ts';
@@ -51,10 +56,14 @@ export class PostgresWriter implements EngineWriter {
   /** The versions whose vessel_events partitions this writer wrote, vacuumed once committed. */
   private readonly vesselsWritten: number[] = [];
   private finished = false;
+  /** The second connection a load writes its bare tables on (bare-tables.ts), opened when first needed. */
+  private second: pg.Client | undefined;
 
   private constructor(
     private readonly client: pg.Client,
     private readonly options: WriterOptions,
+    /** The database's URL, for the second connection. */
+    private readonly url: string,
   ) {}
 
   static async open(url: string, options: WriterOptions = {}): Promise<PostgresWriter> {
@@ -68,8 +77,9 @@ export class PostgresWriter implements EngineWriter {
       // Held by this writer alone, so creating the schema never races another writer.
       for (const ddl of CREATE_SCHEMA) await client.query(ddl);
       await client.query(`INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
+      await dropLeftoverBareTables(client);
       await client.query('BEGIN');
-      return new PostgresWriter(client, options);
+      return new PostgresWriter(client, options, url);
     } catch (e) {
       await client.end();
       throw e;
@@ -89,8 +99,9 @@ export class PostgresWriter implements EngineWriter {
       await takeWriterLock(client, onWait);
       const layout = await readLayout(client);
       if (layout === undefined || layout > SCHEMA_VERSION) throw new LoadRefused(layout === undefined ? 'the database holds no events to migrate; load it instead' : `the database has the PostgreSQL layout ${layout}, which this version cannot migrate`);
+      await dropLeftoverBareTables(client);
       await client.query('BEGIN');
-      const writer = new PostgresWriter(client, {});
+      const writer = new PostgresWriter(client, {}, url);
       const createSchema = async () => {
         for (const ddl of CREATE_SCHEMA) await client.query(ddl);
       };
@@ -106,6 +117,16 @@ export class PostgresWriter implements EngineWriter {
       await client.end();
       throw e;
     }
+  }
+
+  /** The second connection (bare-tables.ts), opened at its first use. */
+  private async secondConnection(): Promise<pg.Client> {
+    if (!this.second) {
+      const second = new pg.Client(connectionConfig(this.url));
+      await second.connect();
+      this.second = second;
+    }
+    return this.second;
   }
 
   private async stage(): Promise<StagingWriter> {
@@ -153,18 +174,25 @@ export class PostgresWriter implements EngineWriter {
         );
       }
       options.onPhase?.('copying');
-      for (const id of ids.values()) await createPartition(this.client, id);
-      await staged.copyEvents(this.client, ids);
+      // The events go to bare tables on the second connection, committed there, so that both
+      // connections can read them next; a load that fails from here drops them (abandon).
+      const second = await this.secondConnection();
+      await second.query('BEGIN');
+      for (const id of ids.values()) await createPartition(second, id);
+      await staged.copyEvents(second, ids);
+      await second.query('COMMIT');
       await insertIdentityRows(this.client, (await staged.identities()).map((r) => [ids.get(r[0] as number), ...r.slice(1)]), [...ids.values()]);
       options.onPhase?.('indexing');
-      for (const id of ids.values()) await attachPartition(this.client, id);
-      this.written.push(...ids.values());
       const cells = await staged.cells();
       await this.client.query('INSERT INTO event_cells SELECT * FROM unnest($1::smallint[], $2::integer[]) ON CONFLICT DO NOTHING', [cells.map((r) => ids.get(r[0])), cells.map((r) => r[1])]);
       await this.client.query('INSERT INTO event_cell_versions SELECT unnest($1::smallint[]) ON CONFLICT DO NOTHING', [[...ids.values()]]);
       await this.insertRegionIds(staged);
       await writeMissingIdentityRows(this.client);
-      await this.writeServingTables();
+      const events = await indexTasks(this.client, 'events', stagedVersions.map((v) => ({ versionId: ids.get(v.versionId)!, rows: v.rowCount })));
+      await this.writeServingTables([this.client, second], events);
+      // Their indexes built above, each taken as the partition's own.
+      for (const id of ids.values()) await attachPartition(this.client, id);
+      this.written.push(...ids.values());
       return result;
     } finally {
       staged.close();
@@ -172,18 +200,15 @@ export class PostgresWriter implements EngineWriter {
   }
 
   /**
-   * What serving reads beside the events, for the versions without: the statistics rollups
-   * (stats-rollups.ts), the rows by region (region-table.ts), by place (spatial-table.ts) and by
-   * vessel (vessel-table.ts); resolves to how many versions of each.
+   * What serving reads beside the events, for the versions without (serving-tables.ts), with `extra`
+   * tasks beside, on `connections` at once (the writer's own first); resolves to how many versions
+   * of each.
    */
-  private async writeServingTables(): Promise<{ rollups: number; regions: number; places: number; vessels: number }> {
-    const rollups = await writeMissingStatsRollups(this.client);
+  private async writeServingTables(connections: readonly pg.ClientBase[] = [this.client], extra: readonly PoolTask[] = []): Promise<{ rollups: number; regions: number; places: number; vessels: number }> {
+    const { rollups, regions, places, vessels } = await writeMissingServingTables(connections, extra);
     if (rollups > 0) this.rollupsWritten = true;
-    const regions = await writeMissingRegionRows(this.client);
     this.regionsWritten.push(...regions);
-    const places = await writeMissingSpatialRows(this.client);
     this.placesWritten.push(...places);
-    const vessels = await writeMissingVesselRows(this.client);
     this.vesselsWritten.push(...vessels);
     // A partition written from the events holds its lineage's updates' rows too, marked as there:
     // rows of those updates still beside the table would be counted twice.
@@ -342,6 +367,11 @@ export class PostgresWriter implements EngineWriter {
 
   async abandon(): Promise<void> {
     await this.client.query('ROLLBACK').catch(() => undefined);
+    if (this.second) {
+      await this.second.query('ROLLBACK').catch(() => undefined);
+      // What the second connection committed, which the writer's lock still covers.
+      await dropLeftoverBareTables(this.client).catch(() => undefined);
+    }
     if (this.staging) await this.staging.writer.abandon().catch(() => undefined);
     await this.finish();
   }
@@ -350,6 +380,7 @@ export class PostgresWriter implements EngineWriter {
     if (this.finished) return;
     this.finished = true;
     this.staging?.remove();
+    await this.second?.end().catch(() => undefined);
     // Ending the session releases the advisory lock.
     await this.client.end();
   }
