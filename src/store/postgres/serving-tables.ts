@@ -3,7 +3,7 @@
 // (spatial-table.ts) and by vessel (vessel-table.ts). Each version's rows of each table are a bare
 // table filled and indexed on whichever of the writer's connections is free (task-pool.ts,
 // bare-tables.ts), then attached by the writer's own transaction, with a load's events' partitions
-// and their indexes (loadTasks).
+// and their indexes (indexTasks).
 import type pg from 'pg';
 import { attachBareTable, parentIndexStatements, type PartitionedTable } from './bare-tables.ts';
 import { listWithLineage, versionsMissingFrom } from './version-tables.ts';
@@ -44,7 +44,9 @@ export async function writeMissingServingTables(connections: readonly pg.ClientB
   const writer = connections[0]!;
   const rowCounts = new Map((await writer.query<{ version_id: number; row_count: string }>('SELECT version_id, row_count FROM dataset_versions')).rows.map((r) => [r.version_id, Number(r.row_count)]));
   const rowsOf = (v: number) => rowCounts.get(v) ?? 0;
-  const missing = await Promise.all(TABLES.map(async (t) => ({ ...t, versions: await versionsMissingFrom(writer, t.list) })));
+  // One after another: a pg client runs one query at a time (pg deprecates queuing more).
+  const missing = [];
+  for (const t of TABLES) missing.push({ ...t, versions: await versionsMissingFrom(writer, t.list) });
   const rollupVersions = await versionsMissingFrom(writer, 'stats_month_versions');
   let rollups = 0;
   const tasks: PoolTask[] = [...extra];
