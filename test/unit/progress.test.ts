@@ -50,4 +50,45 @@ describe('progress', () => {
       mock.timers.reset();
     }
   });
+
+  test('in a log each line is written once: rows a minute apart, a line as each phase starts, the closing line', () => {
+    mock.timers.enable({ apis: ['setInterval', 'Date'], now: 0 });
+    try {
+      const written: string[] = [];
+      const progress = progressReporter('load', 10_000, 'reading', (text) => written.push(text), 'lines');
+      for (let second = 1; second <= 150; second++) {
+        mock.timers.tick(1000);
+        progress.update(second * 50);
+      }
+      // Rows at the first report, then a minute apart: not every half second as on a terminal.
+      assert.deepEqual(written, [
+        'load: reading, 50 rows, 50 rows/s, ~199 s left\n',
+        'load: reading, 3,050 rows, 50 rows/s, ~139 s left\n',
+        'load: reading, 6,050 rows, 50 rows/s, ~79 s left\n',
+      ]);
+      progress.phase('sorting');
+      mock.timers.tick(100_000);
+      progress.phase('publishing');
+      mock.timers.tick(5_000);
+      progress.done();
+      // Reading took 150 s: sorting is expected to take 240; no line is redrawn while a phase runs.
+      assert.deepEqual(written.slice(3), [
+        'load: sorting, ~240 s expected\n',
+        'load: publishing, ~15 s expected\n',
+        'load: done in 255 s (reading 150 s, sorting 100 s, publishing 5 s)\n',
+      ]);
+      assert.ok(written.every((line) => !line.includes('\r') && !line.includes('\x1b')), 'no terminal control characters in a log');
+    } finally {
+      mock.timers.reset();
+    }
+  });
+
+  test('quiet writes nothing', () => {
+    const written: string[] = [];
+    const progress = progressReporter('load', 10, 'reading', (text) => written.push(text), 'quiet');
+    progress.update(5);
+    progress.phase('sorting');
+    progress.done();
+    assert.deepEqual(written, []);
+  });
 });
