@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -170,6 +171,25 @@ test('entries larger than a block, and vessels whose records span many blocks, a
   try {
     for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
     for (const vessel of ['v0', 'v1', 'v2']) {
+      assert.deepEqual((await file.vesselRecords(vessel)).map((r) => r.entry()), rowsOf(entries).filter((r) => r[5] === vessel).map((r) => r[8]));
+    }
+  } finally {
+    await file.close();
+  }
+});
+
+test('a file whose compressed blocks take several MiB, written a MiB at a time, reads back whole', async () => {
+  // Hex digits of digests compress to about half: some 4 MiB of blocks, so several writes of
+  // WRITE_BYTES, with blocks across their boundaries.
+  const hex = (i: number) => Array.from({ length: 32 }, (_, k) => createHash('sha256').update(`${i}:${k}`).digest('hex')).join('');
+  const entries = Array.from({ length: 4000 }, (_, i): [string, string, string] => [`id-${i}`, `{"n":${i},"x":"${hex(i)}"}`, `v${i % 97}`]);
+  const path = join(scratch, 'several-writes.points');
+  await writePointFile(path, 2, inChunks(entries, 2048));
+  assert.ok(statSync(path).size > 3 * 2 ** 20, `${statSync(path).size} bytes`);
+  const file = await PointFile.open(path, 2);
+  try {
+    for (const [id, entry] of entries) assert.equal(await file.entry(id), entry);
+    for (const vessel of ['v0', 'v13', 'v96']) {
       assert.deepEqual((await file.vesselRecords(vessel)).map((r) => r.entry()), rowsOf(entries).filter((r) => r[5] === vessel).map((r) => r[8]));
     }
   } finally {
