@@ -1,8 +1,11 @@
-// npm run bench -- --events N --peers: every class on the service (over HTTP), on a plain DuckDB
-// table and on PostgreSQL + PostGIS (bench/peers.ts), all on the same generated rows, with the
-// same sampled parameters, interleaved request by request. Each peer's ids and totals are checked
-// against the service's. Reports p50/p95 per engine, the service's ratio to the better peer, and
-// the machine's load average during each class (the machine is shared).
+// npm run bench -- --events N --peers [--engine postgres]: every class on the service (over HTTP),
+// on a plain DuckDB table and on PostgreSQL + PostGIS (bench/peers.ts), all on the same generated
+// rows, with the same sampled parameters, interleaved request by request. With --engine postgres
+// the service is served from PostgreSQL (the Parquet loaded by the project's loader into the
+// benchmark's cluster, bench/postgres-engine.ts), and the DuckDB engine runs beside it, so both
+// engines and both peers are timed in one run. Every other engine's ids and totals are checked
+// against the first service's. Reports p50/p95 per engine, the first service's ratio to the better
+// peer, and the machine's load average during each class (the machine is shared).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +25,16 @@ export interface CompareOptions {
   quick: boolean;
   /** Only the classes whose name contains this (printed, never written as the run's results). */
   only?: string;
+  /** The engine the service under comparison is served from; with postgres, the DuckDB engine's runs beside it. */
+  engine: 'duckdb' | 'postgres';
+}
+
+/** A running service the classes are timed on, named as the results name it. */
+interface Service {
+  name: string;
+  text(s: Sample): Promise<string>;
+  pid: number;
+  stop(): void;
 }
 
 const DATASET: Record<string, string> = {
@@ -42,6 +55,24 @@ const collectsGarbage = (className: string) => className.startsWith('big page');
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const qs = (o: Record<string, string | number>) => new URLSearchParams(Object.entries(o).map(([k, v]) => [k, String(v)])).toString();
+
+/**
+ * A server of the project on `database` (its serve arguments), answering uncompressed, as the
+ * peers' rows travel. `tool` names its token file: each server has its own, so starting the second
+ * does not revoke the first's token.
+ */
+async function service(name: string, tool: string, database: string[]): Promise<Service> {
+  const server = await startServer(database, tool, ['--query-timeout', '0', '--rate-limit', '0']);
+  // Uncompressed: gzip of a 110 MB page costs the server more than the page.
+  const client = httpClient(server.base, { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', 'accept-encoding': 'identity' });
+  /** The response body, received whole: what the timing covers (the peers' covers their rows in JS). */
+  const text = async (s: Sample): Promise<string> => {
+    const { status, text: body } = await client(s.request.method, s.request.path, s.request.body);
+    if (status !== 200) throw new Error(`${name}: ${s.request.method} ${s.request.path} -> ${status} ${body.slice(0, 300)}`);
+    return body;
+  };
+  return { name, text, pid: server.pid, stop: server.stop };
+}
 
 export async function compareWithPeers(options: CompareOptions): Promise<void> {
   const { events, seed, samples } = options;
@@ -82,16 +113,19 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
     { name: 'big page (limit 99,999)', make: () => ({ query: { class: 'big page' }, request: { method: 'POST', path: '/v3/events?limit=99999&offset=0', body: { datasets: [DATASET['fishing']] } } }) },
   ];
 
-  const server = await startServer(dbPath, 'bench', ['--query-timeout', '0', '--rate-limit', '0']);
-  // Uncompressed, as the peers' rows travel: gzip of a 110 MB page costs the server more than the page.
-  const headers = { authorization: `Bearer ${server.secret}`, 'content-type': 'application/json', 'accept-encoding': 'identity' };
-  /** The response body, received whole: what the timing covers (the peers' covers their rows in JS). */
-  const client = httpClient(server.base, headers);
-  const serviceText = async (s: Sample): Promise<string> => {
-    const { status, text } = await client(s.request.method, s.request.path, s.request.body);
-    if (status !== 200) throw new Error(`${s.request.method} ${s.request.path} -> ${status} ${text.slice(0, 300)}`);
-    return text;
-  };
+  // The service under comparison first: its answers are the ones every other engine's are checked against.
+  const services: Service[] = [];
+  const stops: (() => void)[] = [];
+  if (options.engine === 'postgres') {
+    const served = await (await import('./postgres-engine.ts')).postgresLoadedDatabase(dbPath);
+    stops.push(() => served.stop());
+    // Always PostgreSQL here; the check narrows the type to its URL.
+    if (served.database.engine !== 'postgres') throw new Error(`expected the benchmark's PostgreSQL, got ${served.database.engine}`);
+    services.push(await service('service, PostgreSQL', 'bench', ['--engine', 'postgres', '--database-url', served.database.url]));
+    services.push(await service('service, DuckDB', 'bench-duckdb', ['--db', dbPath]));
+  } else {
+    services.push(await service('service', 'bench', ['--db', dbPath]));
+  }
   const serviceAnswer = (s: Sample, text: string): Answer => {
     const body = JSON.parse(text) as Record<string, unknown>;
     if (s.query.class === 'by id') return { ids: [body['id'] as string] };
@@ -104,20 +138,25 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
     return s.query.class === 'big page' ? { ids: entries } : { ids: entries, total: body['total'] as number };
   };
 
-  const engines = ['service', ...peers.map((p) => p.name)];
-  let serverPeakMiB = NaN;
+  // Every engine timed: the services, then the peers, each answering a sample its own way.
+  const engines = [...services.map((x) => x.name), ...peers.map((p) => p.name)];
+  const runners: ((s: Sample) => Promise<Answer>)[] = [
+    ...services.map((x) => async (s: Sample) => serviceAnswer(s, await x.text(s))),
+    ...peers.map((p) => (s: Sample) => p.run(s.query)),
+  ];
+  const servicePeakMiB: Record<string, number> = {};
   let bigPageEntries = 0;
   const report: Record<string, unknown>[] = [];
   try {
     for (const cls of classes.filter((c) => !options.only || c.name.includes(options.only))) {
       const count = cls.name.startsWith('big page') ? Math.min(samples, options.quick ? 1 : 5) : samples;
       const times: number[][] = engines.map(() => []);
-      const mismatches: number[] = peers.map(() => 0);
+      // Per engine after the first: samples whose ids or totals differ from the first's.
+      const mismatches: number[] = engines.map(() => 0);
       let firstMismatch = '';
       // Unmeasured samples first, on every engine (bench/warm-up.ts); the big page's run takes seconds.
       if (!options.quick && !cls.name.startsWith('big page')) {
-        await warmUp(() => serviceText(cls.make()));
-        for (const peer of peers) await warmUp(() => peer.run(cls.make().query));
+        for (const run of runners) await warmUp(() => run(cls.make()));
       }
       const loads: number[] = [loadavg()[0]!];
       for (let i = 0; i < count; i++) {
@@ -133,43 +172,44 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
           // slower by 0.5-1 ms, for every engine (docs/performance.md, "Against the peers").
           if (collectsGarbage(cls.name)) collectGarbage();
           const t0 = performance.now();
-          if (k === 0) {
-            const text = await serviceText(sample);
-            times[k]!.push(performance.now() - t0);
-            answers[k] = serviceAnswer(sample, text);
-            if (sample.query.class === 'big page') bigPageEntries = answers[k]!.ids.length;
-          } else {
-            answers[k] = await peers[k - 1]!.run(sample.query);
-            times[k]!.push(performance.now() - t0);
-          }
+          answers[k] = await runners[k]!(sample);
+          times[k]!.push(performance.now() - t0);
+          if (k === 0 && sample.query.class === 'big page') bigPageEntries = answers[k]!.ids.length;
         }
-        peers.forEach((peer, k) => {
-          const [mine, theirs] = [JSON.stringify(answers[0]), JSON.stringify(answers[k + 1])];
-          if (mine !== theirs) {
+        engines.forEach((engine, k) => {
+          const [mine, theirs] = [JSON.stringify(answers[0]), JSON.stringify(answers[k])];
+          if (k > 0 && mine !== theirs) {
             mismatches[k]!++;
-            if (!firstMismatch) firstMismatch = `${peer.name} on ${JSON.stringify(sample.query).slice(0, 200)}: service ${mine.slice(0, 200)} / peer ${theirs.slice(0, 200)}`;
+            if (!firstMismatch) firstMismatch = `${engine} on ${JSON.stringify(sample.query).slice(0, 200)}: ${engines[0]} ${mine.slice(0, 200)} / ${engine} ${theirs.slice(0, 200)}`;
           }
         });
         loads.push(loadavg()[0]!);
       }
       const p50 = times.map((t) => round(percentile(t, 50)));
       const p95 = times.map((t) => round(percentile(t, 95)));
-      const best = Math.min(...p50.slice(1));
-      const row = { class: cls.name, samples: count, p50: Object.fromEntries(engines.map((e, k) => [e, p50[k]])), p95: Object.fromEntries(engines.map((e, k) => [e, p95[k]])), serviceOverBestPeer: round(p50[0]! / best, 2), loadMax: round(Math.max(...loads), 2), mismatches: Object.fromEntries(peers.map((p, k) => [p.name, mismatches[k]])) };
+      const best = Math.min(...p50.slice(services.length));
+      const row = {
+        class: cls.name, samples: count, p50: Object.fromEntries(engines.map((e, k) => [e, p50[k]])), p95: Object.fromEntries(engines.map((e, k) => [e, p95[k]])),
+        serviceOverBestPeer: round(p50[0]! / best, 2), loadMax: round(Math.max(...loads), 2),
+        mismatches: Object.fromEntries(engines.slice(1).map((e, k) => [e, mismatches[k + 1]])),
+      };
       report.push(row);
       log(`${cls.name}: ${engines.map((e, k) => `${e} ${p50[k]} ms`).join(', ')}; load up to ${row.loadMax}${mismatches.some((m) => m) ? `; MISMATCH ${firstMismatch}` : ''}`);
     }
   } finally {
-    serverPeakMiB = rssMiB(server.pid, 'VmHWM');
-    server.stop();
+    for (const x of services) {
+      servicePeakMiB[x.name] = rssMiB(x.pid, 'VmHWM');
+      x.stop();
+    }
     for (const p of peers) await p.close();
+    for (const stop of stops) stop();
   }
   const date = new Date().toISOString();
   const bigPageRow = report.find((row) => String(row['class']).startsWith('big page'));
   const table = [
     `Benchmark with peers ${date.slice(0, 10)}, ${events.toLocaleString('en')} events, ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${samples} samples per class, one client, interleaved`,
     '',
-    `| class | ${engines.map((e) => `${e} p50 (p95) ms`).join(' | ')} | service / better peer | load avg (max) | ids and totals differ |`,
+    `| class | ${engines.map((e) => `${e} p50 (p95) ms`).join(' | ')} | ${engines[0]} / better peer | load avg (max) | ids and totals differ from ${engines[0]}'s |`,
     `|---|${engines.map(() => '---').join('|')}|---|---|---|`,
     ...report.map((row) => {
       const p50 = row['p50'] as Record<string, number>;
@@ -178,14 +218,14 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
       return `| ${row['class']} | ${engines.map((e) => `${p50[e]} (${p95[e]})`).join(' | ')} | ${row['serviceOverBestPeer']}x | ${load}${load > 1 ? ' (busy)' : ''} | ${Object.entries(row['mismatches'] as Record<string, number>).map(([p, m]) => `${p}: ${m}`).join(', ')} |`;
     }),
     '',
-    `${bigPageRow ? `Big page, ${bigPageEntries.toLocaleString('en')} entries, as entries per second (p50): ${engines.map((e) => `${e} ${Math.round(bigPageEntries / ((bigPageRow['p50'] as Record<string, number>)[e]! / 1000)).toLocaleString('en')}`).join(', ')}. ` : ''}Service peak RSS over the run: ${serverPeakMiB} MiB.`,
+    `${bigPageRow ? `Big page, ${bigPageEntries.toLocaleString('en')} entries, as entries per second (p50): ${engines.map((e) => `${e} ${Math.round(bigPageEntries / ((bigPageRow['p50'] as Record<string, number>)[e]! / 1000)).toLocaleString('en')}`).join(', ')}. ` : ''}Peak RSS over the run: ${Object.entries(servicePeakMiB).map(([e, mib]) => `${e} ${mib} MiB`).join(', ')}.`,
   ].join('\n');
   console.log(table);
   if (!options.quick && !options.only) {
     const outDir = join(import.meta.dirname, 'results');
     mkdirSync(outDir, { recursive: true });
-    const stem = join(outDir, `${date.slice(0, 10)}-${events}-peers`);
-    writeFileSync(`${stem}.json`, `${JSON.stringify({ date, events, seed, samples, engines, classes: report, serverPeakMiB }, null, 2)}\n`);
+    const stem = join(outDir, `${date.slice(0, 10)}-${events}-peers${options.engine === 'postgres' ? '-postgres' : ''}`);
+    writeFileSync(`${stem}.json`, `${JSON.stringify({ date, events, seed, samples, engines, classes: report, servicePeakMiB }, null, 2)}\n`);
     writeFileSync(`${stem}.md`, `${table}\n`);
     log(`written ${stem}.json and .md`);
   }

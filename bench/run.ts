@@ -38,8 +38,9 @@ const seed = Number(args.seed);
 // Requests per class with one client (each also run on the bare engine).
 const SAMPLES = Number(args.samples ?? (quick ? 8 : 100));
 if (args.peers) {
-  // The same classes against a plain DuckDB table and PostgreSQL + PostGIS (bench/compare.ts).
-  await (await import('./compare.ts')).compareWithPeers({ events, seed, samples: Number(args.samples ?? (quick ? 3 : 30)), quick, ...(args.only ? { only: args.only } : {}) });
+  // The same classes against a plain DuckDB table and PostgreSQL + PostGIS (bench/compare.ts), the
+  // service served from --engine (with postgres, the DuckDB engine beside it).
+  await (await import('./compare.ts')).compareWithPeers({ events, seed, samples: Number(args.samples ?? (quick ? 3 : 30)), quick, engine: args.engine, ...(args.only ? { only: args.only } : {}) });
   process.exit(0);
 }
 const CONCURRENT_SECONDS = quick ? 1 : 5;
