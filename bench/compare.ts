@@ -119,8 +119,6 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
   if (options.engine === 'postgres') {
     const served = await (await import('./postgres-engine.ts')).postgresLoadedDatabase(dbPath);
     stops.push(() => served.stop());
-    // Always PostgreSQL here; the check narrows the type to its URL.
-    if (served.database.engine !== 'postgres') throw new Error(`expected the benchmark's PostgreSQL, got ${served.database.engine}`);
     services.push(await service('service, PostgreSQL', 'bench', ['--engine', 'postgres', '--database-url', served.database.url]));
     services.push(await service('service, DuckDB', 'bench-duckdb', ['--db', dbPath]));
   } else {
@@ -176,8 +174,9 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
           times[k]!.push(performance.now() - t0);
           if (k === 0 && sample.query.class === 'big page') bigPageEntries = answers[k]!.ids.length;
         }
+        const mine = JSON.stringify(answers[0]);
         engines.forEach((engine, k) => {
-          const [mine, theirs] = [JSON.stringify(answers[0]), JSON.stringify(answers[k])];
+          const theirs = JSON.stringify(answers[k]);
           if (k > 0 && mine !== theirs) {
             mismatches[k]!++;
             if (!firstMismatch) firstMismatch = `${engine} on ${JSON.stringify(sample.query).slice(0, 200)}: ${engines[0]} ${mine.slice(0, 200)} / ${engine} ${theirs.slice(0, 200)}`;

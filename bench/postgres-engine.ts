@@ -9,12 +9,15 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { basename, dirname, join } from 'node:path';
 import pg from 'pg';
 import type { Database } from '../src/store/engines.ts';
+
+/** The benchmark's PostgreSQL database, served by the engine at its URL. */
+type PostgresDatabase = Extract<Database, { engine: 'postgres' }>;
 import { startCluster } from '../test/helpers/postgres.ts';
 import { BIN, CACHE_DIR, demoDatabase, log } from './server.ts';
 
 const SETTINGS = ['shared_buffers=2GB', 'work_mem=64MB', 'max_parallel_workers_per_gather=2', 'jit=off', 'maintenance_work_mem=1GB', 'max_wal_size=4GB', 'checkpoint_timeout=1h'];
 
-export async function postgresDemoDatabase(events: number, seed: number): Promise<{ database: Database; stop(): void }> {
+export async function postgresDemoDatabase(events: number, seed: number): Promise<{ database: PostgresDatabase; stop(): void }> {
   return postgresDatabase(`engine-pg-${events}-seed${seed}`, demoDatabase(events, seed), (url) => [
     [BIN, 'demo', '--events', String(events), '--seed', String(seed), '--engine', 'postgres', '--database-url', url],
   ]);
@@ -25,7 +28,7 @@ export async function postgresDemoDatabase(events: number, seed: number): Promis
  * from its Parquet (bench/cache/loaded-N-seedS.duckdb): the same files loaded by the same commands
  * (bench/peers.ts loadedDatabase), so the parameters drawn from the DuckDB file are PostgreSQL's too.
  */
-export async function postgresLoadedDatabase(duckPath: string): Promise<{ database: Database; stop(): void }> {
+export async function postgresLoadedDatabase(duckPath: string): Promise<{ database: PostgresDatabase; stop(): void }> {
   const name = /^loaded-(\d+)-seed(\d+)\.duckdb$/.exec(basename(duckPath));
   if (!name) throw new Error(`--engine postgres --db takes a database --peers loaded (bench/cache/loaded-N-seedS.duckdb), not ${duckPath}`);
   const parquet = join(dirname(duckPath), `parquet-${name[1]}-seed${name[2]}`);
@@ -36,10 +39,10 @@ export async function postgresLoadedDatabase(duckPath: string): Promise<{ databa
   ]);
 }
 
-async function postgresDatabase(dirName: string, duckPath: string, commands: (url: string) => string[][]): Promise<{ database: Database; stop(): void }> {
+async function postgresDatabase(dirName: string, duckPath: string, commands: (url: string) => string[][]): Promise<{ database: PostgresDatabase; stop(): void }> {
   const cluster = await startCluster({ dir: join(CACHE_DIR, dirName), settings: SETTINGS });
   process.on('exit', () => cluster.stop());
-  const database: Database = { engine: 'postgres', url: cluster.urlOf('events') };
+  const database: PostgresDatabase = { engine: 'postgres', url: cluster.urlOf('events') };
   // Written once the data is in: a build stopped half-way starts again. A cluster loaded by an older
   // generator holds other events than the DuckDB file the benchmark draws its parameters from (its
   // ids gave 404s), so the first ids of both are compared, and a stale cluster is loaded again.
