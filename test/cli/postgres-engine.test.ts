@@ -168,7 +168,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const { url } = await newPostgresDatabase();
     const loading = cli(['load', ...engine(url), '--version', 'v1', writeRows('visible.ndjson', 3000, 8, 'v')]);
     // A second writer (vessel groups) asks for the lock while the load holds it.
-    const held = `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted`;
+    const held = `SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     while (Number((await query(url, held))[0]![0]) === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     writeFileSync(join(dir, 'waiting-groups.csv'), 'group_id,vessel_id\nfleet,v-1\n');
     const waiting = cli(['groups', 'load', ...engine(url), join(dir, 'waiting-groups.csv')]);
@@ -196,8 +196,10 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     let copying = false;
     for (let i = 0; i < 1200 && !copying && load.exitCode === null; i++) {
       // Running now: pg_stat_activity keeps an idle session's last statement, and a load past its
-      // COPY may have removed its staged rows already.
-      copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND state = 'active' AND query LIKE 'COPY events%'`)).length > 0;
+      // COPY may have removed its staged rows already. In this database: the view shows the whole
+      // cluster, where other test files' loads copy too, and one of theirs seen here killed this
+      // load before it had staged anything.
+      copying = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vessel-events' AND state = 'active' AND query LIKE 'COPY events%'`)).length > 0;
       if (!copying) await new Promise((r) => setTimeout(r, 25));
     }
     load.kill('SIGKILL');
@@ -222,7 +224,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     // Killed while the bare tables it committed are being indexed or read into the tables beside.
     let indexing = false;
     for (let i = 0; i < 2400 && !indexing && load.exitCode === null; i++) {
-      indexing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND state = 'active' AND (query LIKE 'CREATE INDEX ON %' OR query LIKE 'INSERT INTO region_events_v%' OR query LIKE 'INSERT INTO spatial_events_v%' OR query LIKE 'INSERT INTO vessel_events_v%')`)).length > 0;
+      indexing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vessel-events' AND state = 'active' AND (query LIKE 'CREATE INDEX ON %' OR query LIKE 'INSERT INTO region_events_v%' OR query LIKE 'INSERT INTO spatial_events_v%' OR query LIKE 'INSERT INTO vessel_events_v%')`)).length > 0;
       if (!indexing) await new Promise((r) => setTimeout(r, 25));
     }
     load.kill('SIGKILL');
@@ -250,7 +252,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     // Killed while the new versions' rows are being written, the moment a partial update could be seen.
     let writing = false;
     for (let i = 0; i < 1200 && !writing && update.exitCode === null; i++) {
-      writing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE application_name = 'vessel-events' AND (query LIKE 'COPY events%' OR query LIKE 'INSERT INTO events%')`)).length > 0;
+      writing = (await query(url, `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'vessel-events' AND (query LIKE 'COPY events%' OR query LIKE 'INSERT INTO events%')`)).length > 0;
       if (!writing) await new Promise((r) => setTimeout(r, 25));
     }
     update.kill('SIGKILL');

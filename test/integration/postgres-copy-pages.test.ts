@@ -140,7 +140,7 @@ describe('large pages read by COPY on PostgreSQL', { skip: TEST_ENGINE !== 'post
     await c.connect();
     try {
       for (let i = 0; i < 50; i++) {
-        const running = Number((await c.query(`SELECT count(*) FROM pg_stat_activity WHERE query LIKE 'COPY (%' AND state = 'active' AND pid <> pg_backend_pid()`)).rows[0].count);
+        const running = Number((await c.query(`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'COPY (%' AND state = 'active' AND pid <> pg_backend_pid()`)).rows[0].count);
         if (running === 0) return;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
