@@ -17,8 +17,17 @@ import { EVENT_COLUMNS, eventPartition } from './schema.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 import { sqlText } from '../sql.ts';
 
-/** Rows per CSV slice (about 0.6 GB of text). */
+/** Rows per CSV slice at most (about 0.6 GB of text). */
 const SLICE_ROWS = 250_000;
+
+/**
+ * Rows per slice of a version of `rows` rows: a few slices at least, so that PostgreSQL copies one
+ * while DuckDB writes the next even for an update's 50,000 rows, whose one slice DuckDB wrote in 1.1
+ * s before PostgreSQL's 1.9 s of COPY could start (docs/performance.md, "The PostgreSQL engine:
+ * updates").
+ */
+const sliceRows = (rows: number) => Math.min(SLICE_ROWS, Math.max(MIN_SLICE_ROWS, Math.ceil(rows / 5)));
+const MIN_SLICE_ROWS = 10_000;
 
 /** A DuckDB list as PostgreSQL's array literal: every element quoted, `"` and `\` escaped. */
 const pgArray = (list: string) => `'{' || array_to_string(list_transform(${list}, x -> '"' || replace(replace(x, '\\', '\\\\'), '"', '\\"') || '"'), ',') || '}'`;
@@ -134,9 +143,12 @@ export class StagedFile {
    * Copies every staged event into the partition table of its PostgreSQL version (schema.ts
    * eventPartition; on the client's open transaction), each staged version id replaced by its
    * PostgreSQL one. A version in `shared` (an update's) goes to the partition of its lineage
-   * instead, its rows marked as added by it (lineage.ts). `onRows` is told the running count.
+   * instead, its rows marked as added by it (lineage.ts). `into` names a table with the events'
+   * columns to copy them to instead of their partitions (an update's working table). `onRows` is
+   * told the running count.
    */
-  async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, onRows?: (n: number) => void, shared: ReadonlyMap<number, number> = new Map()): Promise<number> {
+  async copyEvents(client: pg.ClientBase, versionIds: ReadonlyMap<number, number>, options: { onRows?: (n: number) => void; shared?: ReadonlyMap<number, number>; into?: string } = {}): Promise<number> {
+    const { onRows, shared = new Map<number, number>(), into } = options;
     // DuckDB writes the next slice while PostgreSQL reads this one: the two ran one after the
     // other, each on one core (docs/performance.md, "The PostgreSQL engine: loads").
     const slices: { partition: number; marked: boolean; sql: string }[] = [];
@@ -147,8 +159,9 @@ export class StagedFile {
       // The staged rows are sorted by version: each version's are one run of row ids.
       const [first, last] = (await this.c.runAndReadAll(`SELECT min(rowid)::DOUBLE, max(rowid)::DOUBLE FROM events WHERE version_id = ${Number(staged)}`)).getRowsJS()[0] as [number | null, number | null];
       if (first === null || last === null) continue;
-      for (let from = first; from <= last; from += SLICE_ROWS) {
-        slices.push({ partition, marked, sql: `SELECT ${select} FROM events WHERE version_id = ${Number(staged)} AND rowid >= ${from} AND rowid < ${from + SLICE_ROWS}` });
+      const size = sliceRows(last - first + 1);
+      for (let from = first; from <= last; from += size) {
+        slices.push({ partition, marked, sql: `SELECT ${select} FROM events WHERE version_id = ${Number(staged)} AND rowid >= ${from} AND rowid < ${from + size}` });
       }
     }
     const files = [`${this.path}.slice-0.csv`, `${this.path}.slice-1.csv`];
@@ -168,7 +181,7 @@ export class StagedFile {
         // marked visible to all: the VACUUM after the commit (writer.ts) then skips them rather than
         // reading every page of them again (docs/performance.md, "The PostgreSQL engine: the rows'
         // compression"). An update's rows go to a partition readers already see: not frozen.
-        const copy = client.query(copyFrom(`COPY ${eventPartition(partition)} (${columns.join(', ')}) FROM STDIN (FORMAT csv${marked ? '' : ', FREEZE'})`));
+        const copy = client.query(copyFrom(`COPY ${into ?? eventPartition(partition)} (${columns.join(', ')}) FROM STDIN (FORMAT csv${marked || into ? '' : ', FREEZE'})`));
         await pipeline(createReadStream(files[i % 2]!), copy);
         copied += Number(copy.rowCount);
         onRows?.(copied);

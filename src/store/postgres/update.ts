@@ -15,9 +15,16 @@ import type { StagedFile } from './copy-events.ts';
 import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
 import { SqlBuilder } from '../sql.ts';
-import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type LayeredVersion } from './layered-summaries.ts';
+import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type IdentityGroup, type LayeredVersion } from './layered-summaries.ts';
 import { CHANGE_TABLES, SPATIAL_CHANGES } from './change-tables.ts';
-import { eventPartition } from './schema.ts';
+import { EVENT_COLUMNS, eventPartition } from './schema.ts';
+
+/**
+ * The working tables' columns the statements after them select and group on: the planner's row
+ * counts come with any. Their record and entry, some 1.1 KB each, cost most of a whole ANALYZE
+ * (0.6-0.7 s each of the two tables of a 50,000-row update).
+ */
+const ANALYZED_COLUMNS = '(kind, id, vessel_id, vessel_flag, start_ts)';
 
 /**
  * Writes the new versions of an update whose rows are staged in `staged` (each kind a version of
@@ -82,7 +89,7 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     );
   }
   await client.query('SET LOCAL enable_indexscan = on');
-  await client.query('ANALYZE update_hidden');
+  await client.query(`ANALYZE update_hidden ${ANALYZED_COLUMNS}`);
   for (const v of layered) {
     for (const changes of CHANGE_TABLES) await changes.hide(client, v.partition, v.versionId, 'update_hidden', 'kind = $1', [v.kind]);
   }
@@ -93,18 +100,19 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     await client.query(`ALTER TABLE ${eventPartition(partition)} SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.05)`);
   }
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
-  await staged.copyEvents(client, stagedIds, undefined, new Map(layered.map((v) => [v.versionId, v.partition])));
-  // The rows added, read back once by their ids (an index lookup each) for everything made from them.
-  await client.query('CREATE TEMP TABLE update_added ON COMMIT DROP AS SELECT * FROM events WHERE FALSE');
-  for (const v of layered) {
-    await client.query(
-      `INSERT INTO update_added SELECT e.* FROM events e
-        WHERE e.version_id = $1 AND e.from_version = $2 AND e.id IN (SELECT id FROM update_given WHERE kind = $3)`,
-      [v.partition, v.versionId, v.kind],
-    );
+  // The rows added, copied to the update's working table, then from there to their partition:
+  // everything made from them reads them there, where reading them back from the partition by
+  // their ids took 1.0-1.8 s of a 50,000-row update at 10M (docs/performance.md, "The PostgreSQL
+  // engine: updates"). Their texts compressed as the partition's are, so they move as they are.
+  await client.query('CREATE TEMP TABLE update_added (LIKE events INCLUDING GENERATED INCLUDING COMPRESSION) ON COMMIT DROP');
+  await staged.copyEvents(client, stagedIds, { shared: new Map(layered.map((v) => [v.versionId, v.partition])), into: 'update_added' });
+  const columns = [...EVENT_COLUMNS.map(([name]) => name), 'from_version'].join(', ');
+  for (const partition of new Set(layered.map((v) => v.partition))) {
+    await client.query(`INSERT INTO ${eventPartition(partition)} (${columns}) SELECT ${columns} FROM update_added WHERE version_id = $1`, [partition]);
   }
-  await client.query('ANALYZE update_added');
+  await client.query(`ANALYZE update_added ${ANALYZED_COLUMNS}`);
 
+  const stagedGroups = await staged.identities();
   const published: PublishedVersion[] = [];
   for (const [i, v] of layered.entries()) {
     const b = new SqlBuilder();
@@ -113,7 +121,8 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     for (const changes of CHANGE_TABLES) await client.query(`INSERT INTO ${changes.versionList} VALUES ($1)`, [v.versionId]);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
     await writeLayeredRollups(client, v, after);
-    await writeLayeredIdentities(client, v, after);
+    const stagedId = stagedVersions.find((s) => s.kind === v.kind)?.versionId;
+    await writeLayeredIdentities(client, v, after, stagedGroups.filter((g) => g[0] === stagedId).map((g) => g.slice(1) as IdentityGroup));
   }
   // A new version's grid cells: its base's and the update's. Cells only ever let a query skip
   // (src/store/event-cells.ts), so one a removal emptied costs a look, never an answer.
