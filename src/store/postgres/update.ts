@@ -26,6 +26,9 @@ import { EVENT_COLUMNS, eventPartition } from './schema.ts';
  */
 const ANALYZED_COLUMNS = '(kind, id, vessel_id, vessel_flag, start_ts)';
 
+/** The autovacuum settings of a partition that updates write (as pg_class.reloptions lists them). */
+const PARTITION_AUTOVACUUM = ['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuum_insert_scale_factor=0.01', 'autovacuum_analyze_scale_factor=0.05'];
+
 /**
  * Writes the new versions of an update whose rows are staged in `staged` (each kind a version of
  * the staged file), and returns them as published, with what each changed. Every version it
@@ -95,9 +98,12 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   }
   // The pages an update touched are no longer all visible, so index-only scans read their rows
   // until a VACUUM marks them again; PostgreSQL's own vacuums a table past 20 % of its rows changed,
-  // some thirty updates of a day at 10M. A partition that updates write is vacuumed past 1 %.
+  // some thirty updates of a day at 10M. A partition that updates write is vacuumed past 1 %, set
+  // by its first update only: the ALTER waits for an autovacuum of the partition, which follows
+  // most updates at 10M, and cancels it after `deadlock_timeout`, a second of every update.
   for (const partition of new Set(layered.map((v) => v.partition))) {
-    await client.query(`ALTER TABLE ${eventPartition(partition)} SET (autovacuum_vacuum_scale_factor = 0.01, autovacuum_vacuum_insert_scale_factor = 0.01, autovacuum_analyze_scale_factor = 0.05)`);
+    const set = (await client.query(`SELECT coalesce(reloptions, '{}') @> $1::text[] AS set FROM pg_class WHERE oid = $2::regclass`, [PARTITION_AUTOVACUUM, eventPartition(partition)])).rows[0] as { set: boolean };
+    if (!set.set) await client.query(`ALTER TABLE ${eventPartition(partition)} SET (${PARTITION_AUTOVACUUM.join(', ')})`);
   }
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
   // The rows added, copied to the update's working table, then from there to their partition:

@@ -14,7 +14,7 @@ import { dropSpatialRows, spatialPartition } from './spatial-table.ts';
 import { dropVesselRows, vesselPartition } from './vessel-table.ts';
 import { indexTasks, writeMissingServingTables } from './serving-tables.ts';
 import { dropLeftoverBareTables } from './bare-tables.ts';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { Stage, type StagingWriter } from '../staging.ts';
@@ -24,7 +24,7 @@ import { applyUpdate } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
-import { readLayout, readPlacements, readVersions, schemaProblem } from './versions.ts';
+import { readLayout, readPlacements, readVersions, schemaProblem, tableExists } from './versions.ts';
 import type { VersionPlacement } from './lineage.ts';
 import { migrateLayout1, migrateLayout2 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
@@ -75,7 +75,7 @@ export class PostgresWriter implements EngineWriter {
       const problem = await schemaProblem(client);
       if (problem) throw new LoadRefused(problem);
       // Held by this writer alone, so creating the schema never races another writer.
-      for (const ddl of CREATE_SCHEMA) await client.query(ddl);
+      await createSchemaOnce(client);
       await client.query(`INSERT INTO meta VALUES ('schema_version', $1) ON CONFLICT DO NOTHING`, [String(SCHEMA_VERSION)]);
       await dropLeftoverBareTables(client);
       await client.query('BEGIN');
@@ -384,6 +384,25 @@ export class PostgresWriter implements EngineWriter {
     // Ending the session releases the advisory lock.
     await this.client.end();
   }
+}
+
+/** What CREATE_SCHEMA states: kept in meta by the writer that ran it. */
+const SCHEMA_DDL = createHash('sha256').update(CREATE_SCHEMA.join(';\n')).digest('hex');
+
+/**
+ * Runs CREATE_SCHEMA unless the database's meta says these very statements ran. Each is a no-op on a
+ * database that has its objects, but some still lock every partition of their table (`CREATE INDEX
+ * IF NOT EXISTS` on `events`), and waiting for the autovacuum of a partition cancels it after
+ * `deadlock_timeout`: a second of each update at 10M, where autovacuum follows every update
+ * (update.ts), and its work lost (docs/performance.md, "The PostgreSQL engine: updates").
+ */
+async function createSchemaOnce(client: pg.Client): Promise<void> {
+  if (await tableExists(client, 'meta')) {
+    const ran = (await client.query(`SELECT value FROM meta WHERE key = 'schema_ddl'`)).rows[0] as { value: string } | undefined;
+    if (ran?.value === SCHEMA_DDL) return;
+  }
+  for (const ddl of CREATE_SCHEMA) await client.query(ddl);
+  await client.query(`INSERT INTO meta VALUES ('schema_ddl', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [SCHEMA_DDL]);
 }
 
 /** Takes the writer lock, telling `onWait` (once) who holds it when another writer does. */
