@@ -120,9 +120,10 @@ const groupKey = (g: IdentityGroup) => JSON.stringify(g.slice(0, 6));
 /**
  * vessel_identities of `v`: its base's groups, each with the added rows' counts and times (`added`,
  * their groups as the staged file gives them: DuckDB groups its typed columns where PostgreSQL
- * parses each row's record, 1.0-1.3 s of a 50,000-row update) and the hidden rows' counts taken off. A group whose first or last time was a hidden row's, and that no
- * added row reaches, has its vessel's groups read again from the version's events: by the vessel's
- * index, or for encounters (whose rows name a second vessel) from all of them.
+ * parses each row's record, 1.0-1.3 s of a 50,000-row update) and the hidden rows' counts taken
+ * off. A group whose first or last time was a hidden row's, and that no added row reaches, has its
+ * vessel's groups read again from the version's events: by the vessel's index, or for encounters
+ * (whose rows name a second vessel) from all of them.
  */
 export async function writeLayeredIdentities(c: pg.ClientBase, v: LayeredVersion, scope: VersionScope, added: readonly IdentityGroup[]): Promise<void> {
   const groupsOf = async (sql: string, params: unknown[]) => (await c.query({ text: sql, values: params, rowMode: 'array' })).rows as IdentityGroup[];
