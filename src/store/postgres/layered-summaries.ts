@@ -131,7 +131,7 @@ export async function writeLayeredIdentities(c: pg.ClientBase, v: LayeredVersion
   for (const g of await groupsOf(`SELECT vessel_id, ssvid, shipname, flag, type, gear_type, to_char(first_seen, ${IDENTITY_TIME}), to_char(last_seen, ${IDENTITY_TIME}), events::float8 FROM vessel_identities WHERE version_id = $1`, [v.baseId])) {
     groups.set(groupKey(g), g);
   }
-  const addedGroups = new Map(added.map((g) => [groupKey(g), [...g] as IdentityGroup]));
+  const addedGroups = new Map(added.map((g) => [groupKey(g), g]));
   const hidden = new SqlBuilder();
   const stale = new Set<string>();
   for (const h of await groupsOf(identityGroupsSql('update_hidden', hiddenRows(hidden, v)), hidden.params)) {

@@ -102,9 +102,7 @@ export class PostgresWriter implements EngineWriter {
       await dropLeftoverBareTables(client);
       await client.query('BEGIN');
       const writer = new PostgresWriter(client, {}, url);
-      const createSchema = async () => {
-        for (const ddl of CREATE_SCHEMA) await client.query(ddl);
-      };
+      const createSchema = () => runSchema(client);
       const moved = layout === 1 ? await migrateLayout1(client, createSchema) : layout === 2 ? await migrateLayout2(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
       const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions, vessels: vesselVersions } = await writer.writeServingTables();
@@ -401,6 +399,11 @@ async function createSchemaOnce(client: pg.Client): Promise<void> {
     const ran = (await client.query(`SELECT value FROM meta WHERE key = 'schema_ddl'`)).rows[0] as { value: string } | undefined;
     if (ran?.value === SCHEMA_DDL) return;
   }
+  await runSchema(client);
+}
+
+/** Runs CREATE_SCHEMA and records in meta that these statements ran. */
+async function runSchema(client: pg.Client): Promise<void> {
   for (const ddl of CREATE_SCHEMA) await client.query(ddl);
   await client.query(`INSERT INTO meta VALUES ('schema_ddl', $1) ON CONFLICT (key) DO UPDATE SET value = excluded.value`, [SCHEMA_DDL]);
 }
