@@ -13,6 +13,10 @@ export const CREATE_IDENTITY_TABLES = [
   `CREATE TABLE IF NOT EXISTS vessel_identities (
      version_id smallint NOT NULL, vessel_id text COLLATE "C" NOT NULL, ssvid text, shipname text, flag text, type text, gear_type text,
      first_seen timestamp NOT NULL, last_seen timestamp NOT NULL, events bigint NOT NULL)`,
+  // A version's rows, and an update's of the vessels it touched (layered-summaries.ts), found
+  // without reading every version's: the table holds a copy of the catalogue's identities per
+  // version, 2.7M rows once the 10M catalogue's fishing version was updated 18 times.
+  'CREATE INDEX IF NOT EXISTS vessel_identities_version ON vessel_identities (version_id, vessel_id)',
   'CREATE TABLE IF NOT EXISTS identity_versions (version_id smallint PRIMARY KEY)',
 ];
 
