@@ -65,12 +65,15 @@ export class ChangeTables {
     return [this.added, this.hidden].map((table) => `${table}_v${Number(lineageId)}`);
   }
 
-  /** Inserts `select` into `table`'s partition of lineage `lineageId`, created if missing, in its index's order. */
+  /** Inserts `select` into `table`'s partition of lineage `lineageId`, created if missing. */
   private async insert(c: pg.ClientBase, table: string, lineageId: number, select: string, params: unknown[]): Promise<void> {
     const storage = this.of.storage ? ` WITH (${this.of.storage})` : '';
     await c.query(`CREATE TABLE IF NOT EXISTS ${table}_v${Number(lineageId)} PARTITION OF ${table} FOR VALUES IN (${Number(lineageId)})${storage}`);
-    // In the index's order, each insert lands beside the last.
-    await c.query(`INSERT INTO ${table} SELECT * FROM (${select}) r ORDER BY ${this.of.key.join(', ')}`, params);
+    // As they come, not sorted in the index's order first: these partitions' indexes stay in the
+    // page cache, where an insert's place in them costs little, and the sort of an update's 405,000
+    // rows by region cost more than it saved. Into a partition holding one such update, in turns
+    // (psql, 2026-12-03 11:24): 2.7, 3.7 and 2.7 s against 4.5, 4.8 and 4.7 s sorted.
+    await c.query(`INSERT INTO ${table} SELECT * FROM (${select}) r`, params);
   }
 
   /** Writes the rows of the rows of `source` (with the events' columns) that meet `where`, added by an update to lineage `lineageId`. */
