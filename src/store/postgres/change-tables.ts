@@ -70,9 +70,10 @@ export class ChangeTables {
     const storage = this.of.storage ? ` WITH (${this.of.storage})` : '';
     await c.query(`CREATE TABLE IF NOT EXISTS ${table}_v${Number(lineageId)} PARTITION OF ${table} FOR VALUES IN (${Number(lineageId)})${storage}`);
     // As they come, not sorted in the index's order first: these partitions' indexes stay in the
-    // page cache, where an insert's place in them costs little, and the sort of an update's 405,000
-    // rows by region cost more than it saved. Into a partition holding one such update, in turns
-    // (psql, 2026-12-03 11:24): 2.7, 3.7 and 2.7 s against 4.5, 4.8 and 4.7 s sorted.
+    // page cache, where an insert's place in them costs little. An update's 405,000 rows by region
+    // inserted into a partition holding one such update, in turns (psql, 2026-12-03 11:24): 2.7, 3.7
+    // and 2.7 s, against 4.5, 4.8 and 4.7 s sorted; in the updates themselves, on a 10M cluster
+    // one to six updates deep, the statement took 1.5-2.4 s either way (docs/performance.md).
     await c.query(`INSERT INTO ${table} SELECT * FROM (${select}) r`, params);
   }
 
