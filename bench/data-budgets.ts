@@ -12,7 +12,8 @@
 // database layered for `npm run bench -- --db`); with --db, those updates alone, on an existing
 // database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
 // (which has no compaction: an update there writes its rows into its base's partition). Results go to
-// bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres-<events>] for those runs).
+// bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres-<events>] for those runs;
+// a name already taken that day gets the time of day, -HHMMSS).
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -80,7 +81,10 @@ const machine = () => ({ cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: 
 
 function write(name: string, result: unknown): void {
   mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-  const file = join(import.meta.dirname, 'results', name);
+  // A result already written under this name the same day (a second run, or another cluster of as
+  // many events) is kept: this one takes the time of day in its name.
+  const named = join(import.meta.dirname, 'results', name);
+  const file = existsSync(named) ? named.replace(/\.json$/, `-${new Date().toISOString().slice(11, 19).replace(/:/g, '')}.json`) : named;
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
   console.log(`written ${file}`);
