@@ -140,7 +140,7 @@ export async function writeLayeredIdentities(c: pg.ClientBase, v: LayeredVersion
   // Only the groups of the vessels the update touched are read and rewritten here; every other
   // vessel's are the base's, copied as they are by the server below. Every group of the base read
   // and written back from here (133,000 for the 10M catalogue's fishing version), and the vessel
-  // months alike, the rollups and identities of an update took 8.2-10.0 s at 10M, 5.8-7.8 so
+  // months alike, the rollups and identities of an update took 6.4-10.0 s at 10M, 5.8-7.8 so
   // (docs/performance.md, "The PostgreSQL engine: updates").
   const touched = [...new Set([...hiddenGroups, ...added].map((g) => g[0]))];
   const groups = new Map<string, IdentityGroup>();
