@@ -167,6 +167,11 @@ export interface PublishOptions {
   /** Publish nothing rather than refuse when no row is valid: an update's rows staged for another engine may be none. */
   allowEmpty?: boolean;
   onPhase?: (phase: LoadPhase) => void;
+  /**
+   * Told the valid rows' kinds and (kind, id) once they are validated, before they are sorted and
+   * written: a stage's engine starts on what needs the ids alone (postgres/update.ts hideReplacedRows).
+   */
+  onValidated?: (rows: { kinds: EventKind[]; ids: [string, string][] }) => void;
 }
 
 export interface DatabaseWriter {

@@ -33,6 +33,11 @@ export interface ServingTable {
   rowsOf(source: string, where: string): string;
   /** The storage parameters of its partitions, which those of its change tables take too. */
   readonly storage?: string;
+  /**
+   * What a hidden row holds in place of a column that nothing reads there: a hidden row is only
+   * matched by its key and marks, and counted (vessel_events' entries, some 1 KB a row).
+   */
+  readonly hiddenAs?: Readonly<Record<string, string>>;
 }
 
 /** The `_added` and `_hidden` tables of one table kept per version. */
@@ -87,7 +92,7 @@ export class ChangeTables {
    * (its base's rows it replaces or removes, all of lineage `lineageId`).
    */
   async hide(c: pg.ClientBase, lineageId: number, hiding: number, source: string, where: string, params: unknown[]): Promise<void> {
-    const columns = this.of.names.map((n) => (n === 'to_version' ? `$${params.length + 1}::smallint` : n)).join(', ');
+    const columns = this.of.names.map((n) => (n === 'to_version' ? `$${params.length + 1}::smallint` : this.of.hiddenAs?.[n] ?? n)).join(', ');
     await this.insert(c, this.hidden, lineageId, `SELECT ${columns} FROM (${this.of.rowsOf(source, where)}) h`, [...params, hiding]);
   }
 

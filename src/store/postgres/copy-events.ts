@@ -111,14 +111,6 @@ export class StagedFile {
     return (await this.c.runAndReadAll(`SELECT DISTINCT version_id::INTEGER, ${CELL_KEY_SQL} FROM events`)).getRowsJS() as [number, number][];
   }
 
-  /** Every staged (kind, id), in chunks of at most `size`. */
-  async idsByChunk(size: number): Promise<[string, string][][]> {
-    const rows = (await this.c.runAndReadAll('SELECT kind, id FROM events')).getRowsJS() as [string, string][];
-    const chunks: [string, string][][] = [];
-    for (let i = 0; i < rows.length; i += size) chunks.push(rows.slice(i, i + size));
-    return chunks;
-  }
-
   /**
    * The vessel identities of the staged events, grouped per staged version as vessel_identities
    * holds them (identity-table.ts): DuckDB groups its typed columns in seconds, where PostgreSQL

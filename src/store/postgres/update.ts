@@ -29,16 +29,33 @@ const ANALYZED_COLUMNS = '(kind, id, vessel_id, vessel_flag, start_ts)';
 /** The autovacuum settings of a partition that updates write (as pg_class.reloptions lists them). */
 const PARTITION_AUTOVACUUM = ['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuum_insert_scale_factor=0.01', 'autovacuum_analyze_scale_factor=0.05'];
 
+/** The valid rows of an update as its stage validated them, before they are sorted and written there. */
+export interface ValidatedRows {
+  /** The kinds they hold, each a version of the staged file. */
+  kinds: readonly EventKind[];
+  /** Their (kind, id). */
+  ids: readonly (readonly [string, string])[];
+}
+
+/** What an update's first part (hideReplacedRows) leaves to its second (addUpdateRows). */
+export interface HiddenRows {
+  targets: UpdateTarget[];
+  layered: LayeredVersion[];
+  /** Where each version's rows are once the new versions are placed. */
+  after: VersionScope;
+}
+
 /**
- * Writes the new versions of an update whose rows are staged in `staged` (each kind a version of
- * the staged file), and returns them as published, with what each changed. Every version it
- * applies to has its rollups, identities and rows by region, by place and by vessel written (writer.ts).
+ * The first part of an update: places its new versions and marks the rows they hide, those of the
+ * ids it gives (`rows`, as validated) or removes, refusing a removal of an unknown id. It needs the
+ * ids alone, not the rows staged, so the writer runs it while its stage sorts and writes the rows
+ * (postgres/writer.ts): some 3 s of each update (docs/performance.md, "The PostgreSQL engine:
+ * updates").
  */
-export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, update: UpdateRequest, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[]; lineages: number[] }> {
+export async function hideReplacedRows(client: pg.ClientBase, rows: ValidatedRows, update: UpdateRequest, version: string): Promise<HiddenRows> {
   const placements = await readPlacements(client);
   const before = new VersionScope(placements);
-  const stagedVersions = await staged.versions();
-  const targets = updateTargets(await readVersions(client), stagedVersions.map((v) => v.kind as EventKind), update, options.version);
+  const targets = updateTargets(await readVersions(client), [...rows.kinds], update, version);
   const layered: LayeredVersion[] = targets.map((t) => ({ versionId: t.versionId, baseId: t.base.versionId, partition: before.partitionOf(t.base.versionId), kind: t.kind }));
   const after = new VersionScope([...placements, ...layered.map((v) => ({ versionId: v.versionId, lineageId: v.partition }))]);
 
@@ -48,7 +65,8 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
   await client.query('SET LOCAL enable_seqscan = off');
   await client.query(`CREATE TEMP TABLE update_given (kind text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL) ON COMMIT DROP`);
   await client.query(`CREATE TEMP TABLE update_removed (kind text COLLATE "C" NOT NULL, id text COLLATE "C" NOT NULL, line integer NOT NULL) ON COMMIT DROP`);
-  for (const ids of await staged.idsByChunk(50_000)) {
+  for (let i = 0; i < rows.ids.length; i += 50_000) {
+    const ids = rows.ids.slice(i, i + 50_000);
     await client.query('INSERT INTO update_given SELECT * FROM unnest($1::text[], $2::text[])', [ids.map((r) => r[0]), ids.map((r) => r[1])]);
   }
   for (const r of update.removals) {
@@ -105,6 +123,18 @@ export async function applyUpdate(client: pg.ClientBase, staged: StagedFile, upd
     const set = (await client.query(`SELECT coalesce(reloptions, '{}') @> $1::text[] AS set FROM pg_class WHERE oid = $2::regclass`, [PARTITION_AUTOVACUUM, eventPartition(partition)])).rows[0] as { set: boolean };
     if (!set.set) await client.query(`ALTER TABLE ${eventPartition(partition)} SET (${PARTITION_AUTOVACUUM.join(', ')})`);
   }
+  return { targets, layered, after };
+}
+
+/**
+ * The second part of an update: writes the rows it adds, staged in `staged` (each kind a version of
+ * the staged file), into the partitions of the versions `hidden` placed, and returns them as
+ * published, with what each changed. Every version it applies to has its rollups, identities and
+ * rows by region, by place and by vessel written (writer.ts).
+ */
+export async function addUpdateRows(client: pg.ClientBase, staged: StagedFile, hidden: HiddenRows, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[]; lineages: number[] }> {
+  const { targets, layered, after } = hidden;
+  const stagedVersions = await staged.versions();
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
   // The rows added, copied to the update's working table, then from there to their partition:
   // everything made from them reads them there, where reading them back from the partition by

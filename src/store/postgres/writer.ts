@@ -18,9 +18,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { Stage, type StagingWriter } from '../staging.ts';
-import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type WriterOptions, newVersionIds } from '../writer.ts';
+import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type WriterOptions, newVersionIds } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
-import { applyUpdate } from './update.ts';
+import { addUpdateRows, hideReplacedRows, type HiddenRows, type ValidatedRows } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
@@ -117,6 +117,14 @@ export class PostgresWriter implements EngineWriter {
     }
   }
 
+  /** An update's first part, once its rows are validated (update.ts), after the tables it builds on. */
+  private async hideReplacedRows(rows: ValidatedRows, update: UpdateRequest, version: string): Promise<HiddenRows> {
+    // The versions it applies to have all their tables, which the new ones are made from.
+    await writeMissingIdentityRows(this.client);
+    await this.writeServingTables();
+    return hideReplacedRows(this.client, rows, update, version);
+  }
+
   /** The second connection (bare-tables.ts), opened at its first use. */
   private async secondConnection(): Promise<pg.Client> {
     if (!this.second) {
@@ -145,16 +153,30 @@ export class PostgresWriter implements EngineWriter {
     // Validated and written in the staged file (which has no versions, so the names are checked
     // here); an update's rows are staged the same way, and may be none (removals alone).
     const { update, ...load } = options;
-    const result = await stage.publish(update ? { ...load, allowEmpty: true } : load);
-    await stage.commit();
+    // An update's rows replace or remove others by id: those are marked hidden in PostgreSQL while
+    // the stage sorts and writes the rows, its ids known once they are validated.
+    let hiding: Promise<HiddenRows> | undefined;
+    const hideOnceValidated = (rows: ValidatedRows) => {
+      hiding = this.hideReplacedRows(rows, update!, options.version);
+      // Awaited below; until then its refusal (an unknown removal) must not go unhandled.
+      hiding.catch(() => undefined);
+    };
+    let result: PublishResult;
+    try {
+      result = await stage.publish(update ? { ...load, allowEmpty: true, onValidated: hideOnceValidated } : load);
+      await stage.commit();
+    } catch (e) {
+      // The transaction is rolled back by the caller once PostgreSQL has finished what it runs.
+      await hiding?.catch(() => undefined);
+      throw e;
+    }
     const staged = await StagedFile.open(this.staging!);
     try {
       if (update) {
-        // The versions it applies to have all their tables, which the new ones are made from.
-        await writeMissingIdentityRows(this.client);
-        await this.writeServingTables();
+        if (!hiding) throw new Error('the update\'s rows were published without being validated');
+        const hidden = await hiding;
         options.onPhase?.('copying');
-        const { published, lineages } = await applyUpdate(this.client, staged, update, options);
+        const { published, lineages } = await addUpdateRows(this.client, staged, hidden, options);
         this.changesWritten.push(...lineages);
         this.rollupsWritten = true;
         await this.insertRegionIds(staged);
