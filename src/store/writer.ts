@@ -171,7 +171,15 @@ export interface PublishOptions {
    * Told the valid rows' kinds and (kind, id) once they are validated, before they are sorted and
    * written: a stage's engine starts on what needs the ids alone (postgres/update.ts hideReplacedRows).
    */
-  onValidated?: (rows: { kinds: EventKind[]; ids: [string, string][] }) => void;
+  onValidated?: (rows: ValidatedRows) => void;
+}
+
+/** The valid rows of a load or update as validated, before they are sorted and written. */
+export interface ValidatedRows {
+  /** The kinds they hold, each a version once published. */
+  kinds: EventKind[];
+  /** Their (kind, id). */
+  ids: [string, string][];
 }
 
 export interface DatabaseWriter {

@@ -270,11 +270,12 @@ export class DuckDbWriter implements EngineWriter {
               max(date_diff('millisecond', start_ts, end_ts))::DOUBLE, strftime(min(start_ts) FILTER (WHERE end_ts IS NULL), '%Y-%m-%d %H:%M:%S.%g')
          FROM scratch.typed_rows WHERE problem IS NULL GROUP BY kind ORDER BY kind`,
     )).getRowsJS() as [EventKind, number, string, number | null, string | null][];
+    const rowKinds = kinds.map(([kind]) => kind);
     if (options.onValidated) {
       const ids = (await c.runAndReadAll('SELECT kind, id FROM scratch.typed_rows WHERE problem IS NULL')).getRowsJS() as [string, string][];
-      options.onValidated({ kinds: kinds.map(([kind]) => kind), ids });
+      options.onValidated({ kinds: rowKinds, ids });
     }
-    const published = options.update ? await this.publishUpdate(options, options.update, kinds.map(([kind]) => kind)) : await this.publishVersions(options, kinds);
+    const published = options.update ? await this.publishUpdate(options, options.update, rowKinds) : await this.publishVersions(options, kinds);
     await this.removeStaging();
     if (this.servingTables && !this.layerMode) {
       options.onPhase?.('indexing');

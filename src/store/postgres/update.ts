@@ -10,7 +10,7 @@
 import type pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateTarget } from '../update.ts';
-import type { PublishedVersion, UpdateRequest } from '../writer.ts';
+import type { PublishedVersion, UpdateRequest, ValidatedRows } from '../writer.ts';
 import type { StagedFile } from './copy-events.ts';
 import { readPlacements, readVersions } from './versions.ts';
 import { VersionScope } from './lineage.ts';
@@ -28,14 +28,6 @@ const ANALYZED_COLUMNS = '(kind, id, vessel_id, vessel_flag, start_ts)';
 
 /** The autovacuum settings of a partition that updates write (as pg_class.reloptions lists them). */
 const PARTITION_AUTOVACUUM = ['autovacuum_vacuum_scale_factor=0.01', 'autovacuum_vacuum_insert_scale_factor=0.01', 'autovacuum_analyze_scale_factor=0.05'];
-
-/** The valid rows of an update as its stage validated them, before they are sorted and written there. */
-export interface ValidatedRows {
-  /** The kinds they hold, each a version of the staged file. */
-  kinds: readonly EventKind[];
-  /** Their (kind, id). */
-  ids: readonly (readonly [string, string])[];
-}
 
 /** What an update's first part (hideReplacedRows) leaves to its second (addUpdateRows). */
 export interface HiddenRows {
@@ -55,7 +47,7 @@ export interface HiddenRows {
 export async function hideReplacedRows(client: pg.ClientBase, rows: ValidatedRows, update: UpdateRequest, version: string): Promise<HiddenRows> {
   const placements = await readPlacements(client);
   const before = new VersionScope(placements);
-  const targets = updateTargets(await readVersions(client), [...rows.kinds], update, version);
+  const targets = updateTargets(await readVersions(client), rows.kinds, update, version);
   const layered: LayeredVersion[] = targets.map((t) => ({ versionId: t.versionId, baseId: t.base.versionId, partition: before.partitionOf(t.base.versionId), kind: t.kind }));
   const after = new VersionScope([...placements, ...layered.map((v) => ({ versionId: v.versionId, lineageId: v.partition }))]);
 

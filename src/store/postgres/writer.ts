@@ -18,9 +18,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { DATASET_ID_BY_KIND, type EventKind } from '../../domain/kinds.ts';
 import { Stage, type StagingWriter } from '../staging.ts';
-import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type WriterOptions, newVersionIds } from '../writer.ts';
+import { LoadRefused, type LockHolder, type EngineWriter, type Port, type PublishOptions, type PublishResult, type RegionGeometry, type TableFileFormat, type UpdateRequest, type ValidatedRows, type WriterOptions, newVersionIds } from '../writer.ts';
 import { StagedFile } from './copy-events.ts';
-import { addUpdateRows, hideReplacedRows, type HiddenRows, type ValidatedRows } from './update.ts';
+import { addUpdateRows, hideReplacedRows, type HiddenRows } from './update.ts';
 import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
@@ -117,14 +117,6 @@ export class PostgresWriter implements EngineWriter {
     }
   }
 
-  /** An update's first part, once its rows are validated (update.ts), after the tables it builds on. */
-  private async hideReplacedRows(rows: ValidatedRows, update: UpdateRequest, version: string): Promise<HiddenRows> {
-    // The versions it applies to have all their tables, which the new ones are made from.
-    await writeMissingIdentityRows(this.client);
-    await this.writeServingTables();
-    return hideReplacedRows(this.client, rows, update, version);
-  }
-
   /** The second connection (bare-tables.ts), opened at its first use. */
   private async secondConnection(): Promise<pg.Client> {
     if (!this.second) {
@@ -156,14 +148,19 @@ export class PostgresWriter implements EngineWriter {
     // An update's rows replace or remove others by id: those are marked hidden in PostgreSQL while
     // the stage sorts and writes the rows, its ids known once they are validated.
     let hiding: Promise<HiddenRows> | undefined;
-    const hideOnceValidated = (rows: ValidatedRows) => {
-      hiding = this.hideReplacedRows(rows, update!, options.version);
+    const hideOnceValidated = (update: UpdateRequest) => (rows: ValidatedRows) => {
+      hiding = (async () => {
+        // The versions it applies to have all their tables, which the new ones are made from.
+        await writeMissingIdentityRows(this.client);
+        await this.writeServingTables();
+        return hideReplacedRows(this.client, rows, update, options.version);
+      })();
       // Awaited below; until then its refusal (an unknown removal) must not go unhandled.
       hiding.catch(() => undefined);
     };
     let result: PublishResult;
     try {
-      result = await stage.publish(update ? { ...load, allowEmpty: true, onValidated: hideOnceValidated } : load);
+      result = await stage.publish(update ? { ...load, allowEmpty: true, onValidated: hideOnceValidated(update) } : load);
       await stage.commit();
     } catch (e) {
       // The transaction is rolled back by the caller once PostgreSQL has finished what it runs.
