@@ -44,6 +44,13 @@ function applied(rows: PublishedRow[], update: { given: PublishedRow[]; removed:
   return [...byId.values()];
 }
 
+/** The EEZs of a row's mean position. */
+const regionIds = (row: PublishedRow) => (row['regions_mean_position'] as { eez: string[] }).eez;
+/** A box off West Africa, where the demo's fishing is dense, and whether a row's mean position is in it. */
+const BOX = { type: 'Polygon', coordinates: [[[-30.5, 0.5], [0.5, 0.5], [0.5, 30.5], [-30.5, 30.5], [-30.5, 0.5]]] };
+const inside = (row: PublishedRow) => Number(row['lon_mean']) > -30.5 && Number(row['lon_mean']) < 0.5 && Number(row['lat_mean']) > 0.5 && Number(row['lat_mean']) < 30.5;
+let COMMON_EEZ = '';
+
 describe(`versions left by updates on ${TEST_ENGINE}`, () => {
   let database: Database;
   let fixture: Fixture;
@@ -74,6 +81,16 @@ describe(`versions left by updates on ${TEST_ENGINE}`, () => {
         const counted = JSON.parse(stats.body) as { numEvents: number; numVessels: number };
         assert.equal(counted.numEvents, rows.length, `${tag}: events`);
         assert.equal(counted.numVessels, new Set(rows.map((r) => String(r['entity_id']))).size, `${tag}: vessels`);
+        // A region's page and a polygon's are found on region_events and spatial_events, then
+        // joined to the events: an earlier version's rows include rows hidden from the latest.
+        const inRegion = rows.filter((r) => regionIds(r).includes(COMMON_EEZ)).map(idOf).sort();
+        const inBox = rows.filter((r) => inside(r)).map(idOf).sort();
+        assert.ok(inRegion.length > 0 && inBox.length > 0, 'the region and the box hold rows');
+        for (const [what, body, expected] of [['region', { region: { dataset: 'public-eez-areas', id: COMMON_EEZ } }, inRegion], ['polygon', { geometry: BOX }, inBox]] as const) {
+          const listed = await app.app.inject({ method: 'POST', url: '/v3/events?limit=5000&offset=0', headers: app.auth, payload: { datasets: [`${FISHING}:${tag}`], ...body } });
+          assert.equal(listed.statusCode, 200, listed.body);
+          assert.deepEqual((JSON.parse(listed.body) as { entries: { id: string }[] }).entries.map((e) => e.id).sort(), expected, `${tag}: ${what}`);
+        }
         const one = rows[rows.length >> 1]!;
         const byId = await get(`/v3/events/${encodeURIComponent(idOf(one))}?dataset=${FISHING}:${tag}`);
         assert.equal(byId.statusCode, 200, byId.body);
@@ -102,6 +119,9 @@ describe(`versions left by updates on ${TEST_ENGINE}`, () => {
     database = TEST_ENGINE === 'postgres' ? await newPostgresDatabase() : { engine: 'duckdb', path: join(dir, 'versions.duckdb') };
     await loadRows(initial, 'initial.ndjson', { database, version: 'v1', source: 'initial' });
     rowsOf.set('v1', initial.filter(isFishing));
+    const counts = new Map<string, number>();
+    for (const row of rowsOf.get('v1')!) for (const eez of regionIds(row)) counts.set(eez, (counts.get(eez) ?? 0) + 1);
+    COMMON_EEZ = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     await update('u1', 'v1', 1);
     await update('u2', 'u1', 2);
     fixture = { dir, dbPath: database.engine === 'duckdb' ? database.path : join(dir, 'none.duckdb'), database, rows: initial, records: [], groups: new Map(), cleanup: async () => {} };

@@ -44,11 +44,13 @@ export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id, from_version';
 /**
  * A page found on `rows` (a SELECT of PAGE_KEY_COLUMNS, and end_ts for a page in end order: from
  * the events' index, region_events, spatial_events), ordered, limited and offset there, then joined
- * to its entries by id.
+ * to its entries by id. An earlier version of an updated lineage has rows among those its updates
+ * hid, kept under the lineage's negated id (lineage.ts), which region_events and spatial_events
+ * still name by the lineage's own.
  */
 export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
   return `SELECT e.entry FROM (SELECT * FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
-    JOIN events e ON e.id = page.id AND e.version_id = page.version_id AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
+    JOIN events e ON e.id = page.id AND e.version_id IN (page.version_id, -page.version_id) AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
 }
 
 /**

@@ -5,6 +5,8 @@
 // changes rather than a copy of every row it keeps (docs/performance.md, "The PostgreSQL engine:
 // updates"). The versions sharing one partition are a lineage, named by the partition's version id;
 // a row is in version V of a lineage when it was added at or before V and not hidden at or before V.
+// The rows hidden from the lineage's latest version are kept apart, under the version id
+// -<partition> (hiddenPartitionId below), so that its partition holds the latest's alone.
 // Versions only ever grow along a lineage (an update's id is past every loaded one), and a dropped
 // lineage's latest versions take their rows with them (writer.ts), so no row outlives its versions.
 import type { SqlBuilder } from '../sql.ts';
@@ -19,6 +21,18 @@ export const VERSION_MARKS = 'from_version smallint, to_version smallint';
 
 /** The marks added to the tables of rows per version of a database written before them (none is set there). */
 export const addVersionMarks = (table: string): string => `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS from_version smallint, ADD COLUMN IF NOT EXISTS to_version smallint`;
+
+/**
+ * The rows an update hides from a lineage leave its partition for one of their own,
+ * `events_hidden_v<partition>`, holding version id -<partition>: the mark of a hidden row is then a
+ * delete from the lineage's partition and an insert into a small one, whose indexes stay cached,
+ * rather than a new row version with an entry in each of the 11 GB partition's 14 indexes, most of
+ * them read from disk at 10M (docs/performance.md, "The PostgreSQL engine: updates"). Readers of the
+ * lineage's latest version read its partition alone, as before; an earlier version's rows are in
+ * both. Rows a database's updates marked in place before stay there, and are read the same way.
+ */
+export const hiddenPartitionId = (partition: number): number => -Number(partition);
+export const hiddenEventPartition = (partition: number): string => `events_hidden_v${Number(partition)}`;
 
 /** A catalog row's version and the partition holding its rows (its own when `lineageId` is null). */
 export interface VersionPlacement {
@@ -56,9 +70,12 @@ export class VersionScope {
    */
   rowsOf(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string {
     const partition = this.partitionOf(versionId);
-    const own = `${alias}version_id = ${b.param(partition)}::smallint`;
     const latest = this.latestOfLayered.get(partition);
-    if (latest === undefined) return own;
+    if (latest === undefined) return `${alias}version_id = ${b.param(partition)}::smallint`;
+    // The rows hidden from the latest version are in a partition of their own (partitions.ts): an
+    // earlier version's rows are in both.
+    const own = versionId >= latest ? `${alias}version_id = ${b.param(partition)}::smallint`
+      : `${alias}version_id IN (${b.param(partition)}::smallint, ${b.param(hiddenPartitionId(partition))}::smallint)`;
     const v = () => `${b.param(versionId)}::smallint`;
     // The latest version sees every row added and none hidden; the partition's own version, none
     // added by a later one.

@@ -12,7 +12,7 @@ import type { VersionScope } from './lineage.ts';
 const literal = { param: (value: unknown) => String(Number(value)) };
 
 /** Columns of `events` besides version_id, in any order the statements name them by. */
-const OTHER_COLUMNS = [...EVENT_COLUMNS.map(([n]) => n).filter((n) => n !== 'version_id'), 'position', 'from_version', 'to_version'].join(', ');
+export const OTHER_COLUMNS = [...EVENT_COLUMNS.map(([n]) => n).filter((n) => n !== 'version_id'), 'position', 'from_version', 'to_version'].join(', ');
 
 /**
  * A SELECT of each version's rows of `table` (events, region_events, spatial_events) under its own

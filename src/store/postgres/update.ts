@@ -13,7 +13,9 @@ import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateT
 import type { PublishedVersion, UpdateRequest, ValidatedRows } from '../writer.ts';
 import type { StagedFile } from './copy-events.ts';
 import { readPlacements, readVersions } from './versions.ts';
-import { VersionScope } from './lineage.ts';
+import { hiddenPartitionId, VersionScope } from './lineage.ts';
+import { ensureHiddenPartition } from './partitions.ts';
+import { OTHER_COLUMNS } from './shared-versions.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type IdentityGroup, type LayeredVersion } from './layered-summaries.ts';
 import { CHANGE_TABLES, SPATIAL_CHANGES } from './change-tables.ts';
@@ -87,17 +89,21 @@ export async function hideReplacedRows(client: pg.ClientBase, rows: ValidatedRow
   // once in the partition's order, rather than a lookup per id: 50,000 ids of the 10M catalogue's
   // fishing partition (11 GB), not cached, in 13.5-14.2 s against 23.9-27.2 (docs/performance.md,
   // "The PostgreSQL engine: updates").
+  // They move to their lineage's partition of hidden rows (lineage.ts hiddenPartitionId): a move
+  // is a delete here and an insert into that small partition, not a new entry in each of this
+  // partition's indexes. The working table has them under their lineage's id, as they were.
   await client.query('CREATE TEMP TABLE update_hidden ON COMMIT DROP AS SELECT * FROM events WHERE FALSE');
+  for (const partition of new Set(layered.map((v) => v.partition))) await ensureHiddenPartition(client, partition);
   await client.query('SET LOCAL enable_indexscan = off');
   for (const v of layered) {
     const b = new SqlBuilder();
     const hiding = b.param(v.versionId);
     const kind = b.param(v.kind);
     await client.query(
-      `WITH hidden AS (UPDATE events e SET to_version = ${hiding}::smallint
+      `WITH hidden AS (UPDATE events e SET to_version = ${hiding}::smallint, version_id = ${b.param(hiddenPartitionId(v.partition))}::smallint
         WHERE ${before.rowsOf(b, v.baseId, 'e.')} AND e.id = ANY(ARRAY(SELECT id FROM update_given WHERE kind = ${kind} UNION ALL SELECT id FROM update_removed WHERE kind = ${kind}))
         RETURNING e.*)
-       INSERT INTO update_hidden SELECT * FROM hidden`,
+       INSERT INTO update_hidden (version_id, ${OTHER_COLUMNS}) SELECT ${b.param(v.partition)}::smallint, ${OTHER_COLUMNS} FROM hidden`,
       b.params,
     );
   }
