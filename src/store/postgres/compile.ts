@@ -2,7 +2,7 @@
 // statistics all call compileWhere.
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
-import type { VersionScope } from './lineage.ts';
+import { hiddenPartitionIdSql, type VersionScope } from './lineage.ts';
 import { renderCondition } from './render-plan.ts';
 
 export interface CompiledSql {
@@ -50,7 +50,7 @@ export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id, from_version';
  */
 export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
   return `SELECT e.entry FROM (SELECT * FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
-    JOIN events e ON e.id = page.id AND e.version_id IN (page.version_id, -page.version_id) AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
+    JOIN events e ON e.id = page.id AND e.version_id IN (page.version_id, ${hiddenPartitionIdSql('page.version_id')}) AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
 }
 
 /**

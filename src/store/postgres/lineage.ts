@@ -32,6 +32,10 @@ export const addVersionMarks = (table: string): string => `ALTER TABLE IF EXISTS
  * both. Rows a database's updates marked in place before stay there, and are read the same way.
  */
 export const hiddenPartitionId = (partition: number): number => -Number(partition);
+/** hiddenPartitionId in SQL, of an expression holding a lineage's id. */
+export const hiddenPartitionIdSql = (partition: string): string => `-${partition}`;
+/** The lineage of a row of `events` in SQL, from its version_id: its partition's, or its hidden rows'. */
+export const lineageOfRowSql = (versionId: string): string => `abs(${versionId})`;
 export const hiddenEventPartition = (partition: number): string => `events_hidden_v${Number(partition)}`;
 
 /** A catalog row's version and the partition holding its rows (its own when `lineageId` is null). */
@@ -71,11 +75,11 @@ export class VersionScope {
   rowsOf(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string {
     const partition = this.partitionOf(versionId);
     const latest = this.latestOfLayered.get(partition);
-    if (latest === undefined) return `${alias}version_id = ${b.param(partition)}::smallint`;
-    // The rows hidden from the latest version are in a partition of their own (partitions.ts): an
-    // earlier version's rows are in both.
-    const own = versionId >= latest ? `${alias}version_id = ${b.param(partition)}::smallint`
+    // The rows hidden from the latest version are in a partition of their own (hiddenPartitionId):
+    // an earlier version's rows are in both.
+    const own = latest === undefined || versionId >= latest ? `${alias}version_id = ${b.param(partition)}::smallint`
       : `${alias}version_id IN (${b.param(partition)}::smallint, ${b.param(hiddenPartitionId(partition))}::smallint)`;
+    if (latest === undefined) return own;
     const v = () => `${b.param(versionId)}::smallint`;
     // The latest version sees every row added and none hidden; the partition's own version, none
     // added by a later one.

@@ -5,7 +5,7 @@ import { REGION_MEMBERS, type RegionMember } from '../../domain/regions.ts';
 import type { Condition } from '../../query/plan.ts';
 import { renderCondition as render, type SqlDialect } from '../render-plan.ts';
 import type { SqlBuilder } from '../sql.ts';
-import { hiddenPartitionId, type VersionScope } from './lineage.ts';
+import { lineageOfRowSql, type VersionScope } from './lineage.ts';
 import { FIELD_COLUMN, LIST_TYPE } from './schema.ts';
 
 const REGION_COLUMN = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.column])) as Record<RegionMember, string>;
@@ -56,13 +56,9 @@ function dialect(scope: VersionScope): SqlDialect<unknown> {
     inPolygons: (b, polygons) => `ST_Intersects(position, ST_SetSRID(ST_GeomFromGeoJSON(${b.param(JSON.stringify({ type: 'MultiPolygon', coordinates: polygons }))}), 4326))`,
     lasts(b, c) {
       // An open event lasts until its version's last update; the rows of a version that shares its
-      // partition carry the partition's id, or the id of its hidden rows' (lineage.ts).
-      const openUntil = c.openUntil.flatMap((v) => {
-        const partition = scope.partitionOf(v.version);
-        const ids = scope.isLayered(v.version) ? [partition, hiddenPartitionId(partition)] : [partition];
-        return ids.map((id) => `WHEN ${b.param(id)}::smallint THEN ${b.param(timestamp(v.ms))}::timestamp`);
-      });
-      const end = `coalesce(end_ts, CASE version_id ${openUntil.join(' ')} END)`;
+      // partition are told by their lineage (lineage.ts).
+      const openUntil = c.openUntil.map((v) => `WHEN ${b.param(scope.partitionOf(v.version))}::smallint THEN ${b.param(timestamp(v.ms))}::timestamp`);
+      const end = `coalesce(end_ts, CASE ${lineageOfRowSql('version_id')} ${openUntil.join(' ')} END)`;
       return `${epochMs(end)} - ${epochMs('start_ts')} ${c.is === 'lastsAtLeast' ? '>=' : '<'} ${b.param(c.ms)}`;
     },
   };
