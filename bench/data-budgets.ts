@@ -203,8 +203,12 @@ async function removedBefore(url: string): Promise<string[]> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
+    // On the fishing partitions' (version_id, start_ts, id) index alone, which includes the marks:
+    // by kind, the draw read every row of the 11 GB partition at 10M (95-137 s, 2026-12-03).
+    const partitions = (await c.query(`SELECT DISTINCT coalesce(lineage_id, version_id) AS p FROM dataset_versions WHERE kind = 'fishing'`)).rows.map((r) => Number(r.p));
     await c.query('SET enable_seqscan = off');
-    return (await c.query(`SELECT DISTINCT id FROM events WHERE kind = 'fishing' AND to_version IS NOT NULL`)).rows.map((r) => r.id as string);
+    await c.query('SET enable_bitmapscan = off');
+    return (await c.query('SELECT DISTINCT id FROM events WHERE version_id = ANY($1::smallint[]) AND to_version IS NOT NULL', [partitions.flatMap((p) => [p, -p])])).rows.map((r) => r.id as string);
   } finally {
     await c.end();
   }
