@@ -55,35 +55,38 @@ export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
 
 /**
  * The versions of a query in start order read one branch each, or undefined where one statement
- * will do (one version, or another order): `version_id = ANY(...)` read each partition's index out
- * of its order and sorted every row of the versions.
+ * will do (one version in one partition, or another order): `version_id = ANY(...)` read each
+ * partition's index out of its order and sorted every row of the versions.
  */
-function versionBranches(q: ListQuery): (string | number | boolean)[] | undefined {
+function versionBranches(q: ListQuery, scope: VersionScope): (string | number | boolean)[] | undefined {
   const [first] = q.filters.conditions;
   const versions = first?.is === 'oneOf' && first.field === 'version' ? [...new Set(first.values)] : [];
-  return versions.length >= 2 && INDEX_ORDERED.has(q.sort) ? versions : undefined;
+  const branched = versions.length >= 2 || versions.some((v) => scope.readsHiddenPartition(Number(v)));
+  return branched && INDEX_ORDERED.has(q.sort) ? versions : undefined;
 }
 
 /**
- * One SELECT of `columns` from `table` per version, each with `where` (the conditions but the
- * versions) and the version's rows there (`rowsOf`), in the list's order and limited to the rows up to the page's end, joined by UNION ALL:
- * each reads its partition's index in order, and PostgreSQL merges them (a Merge Append), reading
- * no further than the page. Branches without their own order and limit were not merged.
+ * One SELECT of `columns` from `table` per version, or per partition of a version's rows where
+ * `rowsOf` gives several conditions (lineage.ts rowsByPartition), each with `where` (the conditions
+ * but the versions), in the list's order and limited to the rows up to the page's end, joined by
+ * UNION ALL: each reads its partition's index in order, and PostgreSQL merges them (a Merge
+ * Append), reading no further than the page. Branches without their own order and limit were not
+ * merged.
  */
-export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string, rowsOf: (versionId: number) => string): string {
+export function branchPerVersion(b: SqlBuilder, q: ListQuery, versions: readonly (string | number | boolean)[], columns: string, table: string, where: string, rowsOf: (versionId: number) => string | readonly string[]): string {
   const pageEnd = b.param(q.offset + q.limit);
-  return versions.map((v) => `(SELECT ${columns} FROM ${table} WHERE ${rowsOf(Number(v))}${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
+  return versions.flatMap((v) => rowsOf(Number(v))).map((rows) => `(SELECT ${columns} FROM ${table} WHERE ${rows}${where ? ` AND ${where}` : ''} ORDER BY ${ORDER_BY[q.sort]} LIMIT ${pageEnd})`).join(' UNION ALL ');
 }
 
 /**
  * The query's rows with the columns named, as a SELECT: one statement, or in start order over
- * several versions a branch per version (five datasets' page at offset 50,000 of 10M events: 1,164
+ * several versions (or partitions) a branch each (five datasets' page at offset 50,000 of 10M events: 1,164
  * ms against 12.7; docs/performance.md, "The PostgreSQL engine at 10M").
  */
 function rowsOf(q: ListQuery, columns: string, b: SqlBuilder, scope: VersionScope): string {
-  const versions = versionBranches(q);
+  const versions = versionBranches(q, scope);
   if (!versions) return `SELECT ${columns} FROM events WHERE ${compileWhere(q, scope, b).sql}`;
-  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c, scope)).join(' AND '), (v) => scope.rowsOf(b, v));
+  return branchPerVersion(b, q, versions, columns, 'events', q.filters.conditions.slice(1).map((c) => renderCondition(b, c, scope)).join(' AND '), (v) => scope.rowsByPartition(b, v));
 }
 
 /**

@@ -191,9 +191,12 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly vesselUpdatedLineages: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
   private readonly scope: VersionScope;
+  /** scope on the tables kept beside the events, whose updated rows stay in their lineage's partition. */
+  private readonly servingScope: VersionScope;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
     this.scope = contents.scope;
+    this.servingScope = contents.scope.onServingTables();
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
     this.regionUpdatedLineages = contents.regionUpdatedLineages;
@@ -229,12 +232,12 @@ export class PostgresStore extends Catalog implements EventStore {
       page: (list: ListQuery) => compileSearch(list, this.scope),
     };
     if (servedByVesselTable(query) && query.datasets.every((d) => this.vesselTableVersions.has(d.resolved.versionId))) {
-      return { count: () => vesselCountSql(query, this.scope, this.vesselUpdatedLineages), page: (list) => vesselPageSql(list, this.scope, this.vesselUpdatedLineages) ?? onEvents.page(list) };
+      return { count: () => vesselCountSql(query, this.servingScope, this.vesselUpdatedLineages), page: (list) => vesselPageSql(list, this.servingScope, this.vesselUpdatedLineages) ?? onEvents.page(list) };
     }
     const region = regionPlan(query, this.regionTableVersions);
-    if (region) return { count: () => regionCountSql(region, this.scope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.scope, this.regionUpdatedLineages) ?? onEvents.page(list) };
+    if (region) return { count: () => regionCountSql(region, this.servingScope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.servingScope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
-    if (spatial) return { count: () => spatialCountSql(spatial, this.scope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.scope, this.spatialUpdatedLineages) };
+    if (spatial) return { count: () => spatialCountSql(spatial, this.servingScope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.servingScope, this.spatialUpdatedLineages) };
     return onEvents;
   }
 
