@@ -153,12 +153,8 @@ class ServingTablesScope extends VersionScope {
   }
 }
 
-/** A VersionScope on the rows hidden from each version (VersionScope.hiddenRows). */
-class HiddenRowsScope extends VersionScope {
-  override readsHiddenPartition(): boolean {
-    return false;
-  }
-
+/** A VersionScope on the rows hidden from each version (VersionScope.hiddenRows), kept beside the events. */
+class HiddenRowsScope extends ServingTablesScope {
   // Every version is read by its hiding mark: a partition no update shares has no row hidden.
   override isLayered(): boolean {
     return true;

@@ -191,7 +191,7 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly vesselUpdatedLineages: ReadonlySet<number>;
   /** Where each version's rows are (lineage.ts). */
   private readonly scope: VersionScope;
-  /** scope on the tables kept beside the events, whose updated rows stay in their lineage's partition. */
+  /** The scope on the tables kept beside the events, whose rows an update hides stay in their lineage's partition. */
   private readonly servingScope: VersionScope;
   constructor(private readonly pool: PostgresPool, contents: PostgresCatalog) {
     super(contents);
