@@ -2,12 +2,14 @@
 // (the version an update came from as well as the update, asked for alone or together), and
 // dropping a dataset's latest update serves the version before it again, which the next update
 // then applies to. On PostgreSQL, where an update's version shares its base's partition
-// (src/store/postgres/lineage.ts), the base can be dropped first and the update is served as it was.
+// (src/store/postgres/lineage.ts), the base can be dropped first and the update is served as it was,
+// and an update writes its rows to the lineage's partition of changes, whatever its name.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import pg from 'pg';
 import { demoRows, DemoWorld, type PublishedRow } from '../../src/data/demo/generate.ts';
 import { loadRows } from '../../src/data/load-events.ts';
 import { dropVersion, type Database } from '../../src/store/engines.ts';
@@ -145,5 +147,28 @@ describe(`versions left by updates on ${TEST_ENGINE}`, () => {
     await answersAsItsRows(['u1']);
     await update('u4', 'u1', 4);
     await answersAsItsRows(['u1', 'u4']);
+  });
+
+  test('on PostgreSQL, an update adds its rows to the partition of changes alone, under the name a database updated before 2026-12-04 gave it too', { skip: TEST_ENGINE !== 'postgres' }, async () => {
+    assert.equal(database.engine, 'postgres');
+    const client = new pg.Client({ connectionString: database.engine === 'postgres' ? database.url : '' });
+    await client.connect();
+    try {
+      const rowsIn = async (table: string) => Number((await client.query(`SELECT count(*) AS n FROM ${table} WHERE from_version IS NOT NULL`)).rows[0].n);
+      const [lineage] = (await client.query<{ lineage_id: number }>("SELECT lineage_id FROM dataset_versions WHERE version = 'u4'")).rows.map((r) => r.lineage_id);
+      const added = await rowsIn(`events_changes_v${lineage}`);
+      assert.ok(added > 0, 'the updates added rows to the partition of changes');
+      assert.equal(await rowsIn(`events_v${lineage}`), 0, 'and none to the lineage\'s partition');
+      await client.query(`ALTER TABLE events_changes_v${lineage} RENAME TO events_hidden_v${lineage}`);
+      await update('u5', 'u4', 5);
+      assert.ok(await rowsIn(`events_hidden_v${lineage}`) > added, 'the next update wrote to the partition under its earlier name');
+      assert.equal((await client.query(`SELECT to_regclass('events_changes_v${lineage}') AS t`)).rows[0].t, null);
+      await answersAsItsRows(['u1', 'u4', 'u5']);
+      await dropVersion(database, FISHING, 'fishing', 'u5');
+      rowsOf.delete('u5');
+      await answersAsItsRows(['u1', 'u4']);
+    } finally {
+      await client.end();
+    }
   });
 });

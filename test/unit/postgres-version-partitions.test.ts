@@ -1,14 +1,14 @@
 // Where the PostgreSQL engine reads an updated lineage's versions (src/store/postgres/lineage.ts):
-// an earlier version's rows are in the lineage's partition and in its partition of hidden rows, and
-// a page of it in start order reads each in its own branch, in that partition's index order; the
-// tables kept beside the events hold its rows in the lineage's partition alone.
+// every version's rows are in the lineage's partition and in its partition of changes, and a page
+// of it in start order reads each in its own branch, in that partition's index order; the tables
+// kept beside the events hold its rows in the lineage's partition alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withPlan } from '../../src/query/plan.ts';
 import type { ListQuery } from '../../src/query/types.ts';
 import type { SortValue } from '../../src/query/enumerations.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
-import { hiddenPartitionId, VersionScope } from '../../src/store/postgres/lineage.ts';
+import { changesPartitionId, VersionScope } from '../../src/store/postgres/lineage.ts';
 import { SqlBuilder } from '../../src/store/sql.ts';
 
 /** Fishing loaded as version 2, then updated twice (versions 6 and 7 share its partition); gaps loaded whole as version 3. */
@@ -35,31 +35,38 @@ function branches(sql: string, params: unknown[]): number[][] {
 }
 
 for (const offset of [0, 50_000]) {
-  test(`an earlier version's page in start order reads each of its two partitions in a branch of its own (offset ${offset})`, () => {
-    for (const sort of ['+start', '-start'] as const) {
-      const page = compileSearch(listAt([2], sort, offset), scope);
-      assert.deepEqual(branches(page.sql, page.params), [[2], [hiddenPartitionId(2)]], `${sort}: ${page.sql}`);
-      assert.doesNotMatch(page.sql, /version_id IN \(\$/, sort);
+  test(`a version of an updated lineage, earlier or latest, pages in start order over each of its two partitions in a branch of its own (offset ${offset})`, () => {
+    for (const versionId of [2, 6, 7]) {
+      for (const sort of ['+start', '-start'] as const) {
+        const page = compileSearch(listAt([versionId], sort, offset), scope);
+        assert.deepEqual(branches(page.sql, page.params), [[2], [changesPartitionId(2)]], `${versionId} ${sort}: ${page.sql}`);
+        assert.doesNotMatch(page.sql, /version_id IN \(\$/, sort);
+      }
     }
-    const middle = compileSearch(listAt([6], '+start', offset), scope);
-    assert.deepEqual(branches(middle.sql, middle.params), [[2], [hiddenPartitionId(2)]], middle.sql);
   });
 }
 
-test('the latest version of a lineage and a version loaded whole read one partition in one statement', () => {
-  for (const versionId of [7, 3]) {
-    const page = compileSearch(listAt([versionId], '+start', 0), scope);
-    assert.doesNotMatch(page.sql, /UNION ALL/, page.sql);
-    assert.ok(!page.params.includes(hiddenPartitionId(scope.partitionOf(versionId))), page.sql);
-  }
+test('a version loaded whole reads its partition in one statement', () => {
+  const page = compileSearch(listAt([3], '+start', 0), scope);
+  assert.doesNotMatch(page.sql, /UNION ALL/, page.sql);
+  assert.ok(!page.params.includes(changesPartitionId(3)), page.sql);
+});
+
+test('the latest version of an updated lineage reads the rows added to its partition of changes, and none hidden', () => {
+  const b = new SqlBuilder();
+  const rows = scope.rowsOf(b, 7);
+  assert.match(rows, /version_id IN \(\$1::smallint, \$2::smallint\)/, rows);
+  assert.deepEqual(b.params.slice(0, 2), [2, changesPartitionId(2)]);
+  assert.match(rows, /to_version IS NULL/, rows);
+  assert.doesNotMatch(rows, /from_version/, rows);
 });
 
 test('in another order, and for a total, an earlier version is one condition on both partitions', () => {
   const page = compileSearch(listAt([2], '+end', 0), scope);
   assert.doesNotMatch(page.sql, /UNION ALL/, page.sql);
-  assert.ok(page.params.includes(2) && page.params.includes(hiddenPartitionId(2)), page.sql);
+  assert.ok(page.params.includes(2) && page.params.includes(changesPartitionId(2)), page.sql);
   const count = compileWhere(listAt([2], '+start', 0), scope);
-  assert.ok(count.params.includes(2) && count.params.includes(hiddenPartitionId(2)), count.sql);
+  assert.ok(count.params.includes(2) && count.params.includes(changesPartitionId(2)), count.sql);
 });
 
 test('on the tables kept beside the events, an earlier version is its lineage\'s partition alone', () => {
@@ -67,7 +74,7 @@ test('on the tables kept beside the events, an earlier version is its lineage\'s
   for (const versionId of [2, 6, 7]) {
     const b = new SqlBuilder();
     const rows = serving.rowsOf(b, versionId);
-    assert.ok(!b.params.includes(hiddenPartitionId(2)), rows);
+    assert.ok(!b.params.includes(changesPartitionId(2)), rows);
     assert.match(rows, /version_id = \$1::smallint/);
     assert.equal(b.params[0], 2);
     assert.deepEqual(serving.rowsByPartition(new SqlBuilder(), versionId).length, 1);

@@ -2,7 +2,7 @@
 // statistics all call compileWhere.
 import type { EventQuery, ListQuery } from '../../query/types.ts';
 import { ORDER_BY, SqlBuilder } from '../sql.ts';
-import { hiddenPartitionIdSql, type VersionScope } from './lineage.ts';
+import { changesPartitionIdSql, type VersionScope } from './lineage.ts';
 import { renderCondition } from './render-plan.ts';
 
 export interface CompiledSql {
@@ -44,24 +44,25 @@ export const PAGE_KEY_COLUMNS = 'version_id, start_ts, id, from_version';
 /**
  * A page found on `rows` (a SELECT of PAGE_KEY_COLUMNS, and end_ts for a page in end order: from
  * the events' index, region_events, spatial_events), ordered, limited and offset there, then joined
- * to its entries by id. An earlier version of an updated lineage has rows among those its updates
- * hid, kept under the lineage's negated id (lineage.ts), which region_events and spatial_events
- * still name by the lineage's own.
+ * to its entries by id. A version of an updated lineage has rows in its lineage's partition of
+ * changes, under the lineage's negated id (lineage.ts), which region_events and spatial_events
+ * name by the lineage's own.
  */
 export function joinedPage(b: SqlBuilder, q: ListQuery, rows: string): string {
   return `SELECT e.entry FROM (SELECT * FROM (${rows}) r ORDER BY ${ORDER_BY[q.sort]} LIMIT ${b.param(q.limit)} OFFSET ${b.param(q.offset)}) page
-    JOIN events e ON e.id = page.id AND e.version_id IN (page.version_id, ${hiddenPartitionIdSql('page.version_id')}) AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
+    JOIN events e ON e.id = page.id AND e.version_id IN (page.version_id, ${changesPartitionIdSql('page.version_id')}) AND e.from_version IS NOT DISTINCT FROM page.from_version ORDER BY ${JOINED_ORDER[q.sort]}`;
 }
 
 /**
- * The versions of a query in start order read one branch each, or undefined where one statement
- * will do (one version in one partition, or another order): `version_id = ANY(...)` read each
- * partition's index out of its order and sorted every row of the versions.
+ * The versions of a query in start order read one branch each (a version of an updated lineage,
+ * one for each of its partitions), or undefined where one statement will do (one version in one
+ * partition, or another order): `version_id = ANY(...)` read each partition's index out of its
+ * order and sorted every row of the versions.
  */
 function versionBranches(q: ListQuery, scope: VersionScope): (string | number | boolean)[] | undefined {
   const [first] = q.filters.conditions;
   const versions = first?.is === 'oneOf' && first.field === 'version' ? [...new Set(first.values)] : [];
-  const branched = versions.length >= 2 || versions.some((v) => scope.readsHiddenPartition(Number(v)));
+  const branched = versions.length >= 2 || versions.some((v) => scope.readsChangesPartition(Number(v)));
   return branched && INDEX_ORDERED.has(q.sort) ? versions : undefined;
 }
 

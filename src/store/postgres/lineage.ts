@@ -1,12 +1,14 @@
 // Where each dataset version's rows are on PostgreSQL. A version a full load writes has a partition
-// of its own (schema.ts eventPartition), and an update's version shares its base's: the update adds
-// its rows there marked `from_version` (the version that added them) and marks the rows it replaces
+// of its own (schema.ts eventPartition), and an update's version shares its base's lineage: the update
+// adds its rows marked `from_version` (the version that added them) and marks the rows it replaces
 // or removes `to_version` (the first version without them), so that an update writes what it
 // changes rather than a copy of every row it keeps (docs/performance.md, "The PostgreSQL engine:
 // updates"). The versions sharing one partition are a lineage, named by the partition's version id;
 // a row is in version V of a lineage when it was added at or before V and not hidden at or before V.
-// The rows hidden from the lineage's latest version are kept apart, under the version id
-// -<partition> (hiddenPartitionId below), so that its partition holds the latest's alone.
+// What updates change is kept beside the lineage's partition, in its partition of changes, under
+// the version id -<partition> (changesPartitionId below): the rows they add, and the rows they hide,
+// moved there from the lineage's partition. So an update writes neither the big partition's heap nor
+// its indexes, but deletes there, and every version of an updated lineage reads both partitions.
 // Versions only ever grow along a lineage (an update's id is past every loaded one), and a dropped
 // lineage's latest versions take their rows with them (writer.ts), so no row outlives its versions.
 import type { SqlBuilder } from '../sql.ts';
@@ -23,20 +25,23 @@ export const VERSION_MARKS = 'from_version smallint, to_version smallint';
 export const addVersionMarks = (table: string): string => `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS from_version smallint, ADD COLUMN IF NOT EXISTS to_version smallint`;
 
 /**
- * The rows an update hides from a lineage leave its partition for one of their own,
- * `events_hidden_v<partition>`, holding version id -<partition>: the mark of a hidden row is then a
- * delete from the lineage's partition and an insert into a small one, whose indexes stay cached,
- * rather than a new row version with an entry in each of the 11 GB partition's 14 indexes, most of
- * them read from disk at 10M (docs/performance.md, "The PostgreSQL engine: updates"). Readers of the
- * lineage's latest version read its partition alone, as before; an earlier version's rows are in
- * both. Rows a database's updates marked in place before stay there, and are read the same way.
+ * The rows an update adds to a lineage, and those it hides, go to the lineage's partition of
+ * changes, `events_changes_v<partition>`, holding version id -<partition>: an insert into a small
+ * partition whose indexes stay cached, rather than a new entry in each of the 12 GB partition's 13
+ * indexes, most of them read from disk at 10M (50,000 rows in 6.1-8.3 s against 17.6-33.1;
+ * docs/performance.md, "The PostgreSQL engine: updates"). Rows a database's updates added to, or
+ * marked in place in, the lineage's partition before stay there, and are read the same way.
  */
-export const hiddenPartitionId = (partition: number): number => -Number(partition);
-/** hiddenPartitionId in SQL, of an expression holding a lineage's id. */
-export const hiddenPartitionIdSql = (partition: string): string => `-${partition}`;
-/** The lineage of a row of `events` in SQL, from its version_id: its partition's, or its hidden rows'. */
+export const changesPartitionId = (partition: number): number => -Number(partition);
+/** changesPartitionId in SQL, of an expression holding a lineage's id. */
+export const changesPartitionIdSql = (partition: string): string => `-${partition}`;
+/** The lineage of a row of `events` in SQL, from its version_id: its partition's, or its partition of changes'. */
 export const lineageOfRowSql = (versionId: string): string => `abs(${versionId})`;
-export const hiddenEventPartition = (partition: number): string => `events_hidden_v${Number(partition)}`;
+/**
+ * The names the partition of changes of lineage `partition` may have: its own, then the one it had
+ * when it held the hidden rows alone (a database updated before the added rows went there too).
+ */
+export const changesEventPartitions = (partition: number): [string, string] => [`events_changes_v${Number(partition)}`, `events_hidden_v${Number(partition)}`];
 
 /** A catalog row's version and the partition holding its rows (its own when `lineageId` is null). */
 export interface VersionPlacement {
@@ -74,10 +79,9 @@ export class VersionScope {
    */
   rowsOf(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string {
     const partition = this.partitionOf(versionId);
-    // The rows hidden from the latest version are in a partition of their own (hiddenPartitionId):
-    // an earlier version's rows are in both.
-    const own = this.readsHiddenPartition(versionId)
-      ? `${alias}version_id IN (${b.param(partition)}::smallint, ${b.param(hiddenPartitionId(partition))}::smallint)`
+    // Every version of an updated lineage has rows in its partition of changes (changesPartitionId).
+    const own = this.readsChangesPartition(versionId)
+      ? `${alias}version_id IN (${b.param(partition)}::smallint, ${b.param(changesPartitionId(partition))}::smallint)`
       : `${alias}version_id = ${b.param(partition)}::smallint`;
     return this.marked(b, versionId, own, alias);
   }
@@ -85,26 +89,25 @@ export class VersionScope {
   /**
    * rowsOf as one condition per partition holding the version's rows, for a page to read each
    * partition's (version_id, start_ts, id) index in its order: `version_id IN (P, -P)` is not that
-   * index's order, and an earlier version's page sorted every row of its lineage (offset 50,000 of
-   * the 10M fishing version in 9.1 s against 37 ms; docs/performance.md, "The PostgreSQL engine:
+   * index's order, and a page of an updated version sorted every row of its lineage (offset 50,000
+   * of the 10M fishing version in 9.1 s against 37 ms; docs/performance.md, "The PostgreSQL engine:
    * updates").
    */
   rowsByPartition(b: Pick<SqlBuilder, 'param'>, versionId: number, alias = ''): string[] {
-    if (!this.readsHiddenPartition(versionId)) return [this.rowsOf(b, versionId, alias)];
+    if (!this.readsChangesPartition(versionId)) return [this.rowsOf(b, versionId, alias)];
     const partition = this.partitionOf(versionId);
-    return [partition, hiddenPartitionId(partition)].map((id) => this.marked(b, versionId, `${alias}version_id = ${b.param(id)}::smallint`, alias));
+    return [partition, changesPartitionId(partition)].map((id) => this.marked(b, versionId, `${alias}version_id = ${b.param(id)}::smallint`, alias));
   }
 
-  /** Whether some of a version's rows are among those its lineage's later updates hid (lineage's partition of hidden rows). */
-  readsHiddenPartition(versionId: number): boolean {
-    const latest = this.latestOfLayered.get(this.partitionOf(versionId));
-    return latest !== undefined && versionId < latest;
+  /** Whether some of a version's rows may be in its lineage's partition of changes: those of every version of an updated lineage. */
+  readsChangesPartition(versionId: number): boolean {
+    return this.latestOfLayered.has(this.partitionOf(versionId));
   }
 
   /**
    * These versions on the tables kept per version beside the events (region_events, spatial_events,
-   * vessel_events and their changes), where the rows an update hides stay in the lineage's own
-   * partition: a version's rows there are in that partition alone.
+   * vessel_events and their changes), where a lineage has no partition of changes: a version's rows
+   * there are in its lineage's partition alone, under the lineage's id.
    */
   onServingTables(): VersionScope {
     return new ServingTablesScope(this.placements);
@@ -148,7 +151,7 @@ export const OWN_PARTITIONS = new VersionScope([]);
 
 /** A VersionScope on the tables kept per version beside the events (VersionScope.onServingTables). */
 class ServingTablesScope extends VersionScope {
-  override readsHiddenPartition(): boolean {
+  override readsChangesPartition(): boolean {
     return false;
   }
 }

@@ -5,24 +5,28 @@
 // they do, for as long as the dropping transaction lasts (a catalog change, not a DELETE and a VACUUM).
 import type pg from 'pg';
 import { attachBareTable, createBareTable } from './bare-tables.ts';
-import { hiddenEventPartition, hiddenPartitionId } from './lineage.ts';
+import { changesEventPartitions, changesPartitionId } from './lineage.ts';
 import { eventPartition } from './schema.ts';
 
-/** Whether an update of lineage `partition` has kept the rows it hid in a partition of their own. */
-export async function hasHiddenPartition(client: pg.ClientBase, partition: number): Promise<boolean> {
-  return (await client.query('SELECT to_regclass($1) IS NOT NULL AS found', [hiddenEventPartition(partition)])).rows[0].found as boolean;
+/** The name of lineage `partition`'s partition of changes (lineage.ts), or undefined while no update has made it. */
+export async function changesPartitionOf(client: pg.ClientBase, partition: number): Promise<string | undefined> {
+  const names = changesEventPartitions(partition);
+  const found = (await client.query('SELECT relname FROM pg_class WHERE relname = ANY($1::text[]) AND relkind = \'r\'', [names])).rows.map((r) => r.relname as string);
+  return names.find((n) => found.includes(n));
 }
 
 /**
- * Creates the partition of the rows hidden from lineage `partition` when it has none, in the writer's
+ * The partition of changes of lineage `partition`, created when it has none, in the writer's
  * transaction: created bare and attached (`CREATE TABLE ... PARTITION OF` would lock `events` against
- * every reader until the update commits; attaching takes a lock they do not wait for).
+ * every reader until the update commits; attaching takes a lock they do not wait for). Resolves to its name.
  */
-export async function ensureHiddenPartition(client: pg.ClientBase, partition: number): Promise<void> {
-  if (await hasHiddenPartition(client, partition)) return;
-  const name = hiddenEventPartition(partition);
+export async function ensureChangesPartition(client: pg.ClientBase, partition: number): Promise<string> {
+  const found = await changesPartitionOf(client, partition);
+  if (found) return found;
+  const [name] = changesEventPartitions(partition);
   await client.query(`CREATE TABLE ${name} (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED INCLUDING COMPRESSION)`);
-  await client.query(`ALTER TABLE events ATTACH PARTITION ${name} FOR VALUES IN (${hiddenPartitionId(partition)})`);
+  await client.query(`ALTER TABLE events ATTACH PARTITION ${name} FOR VALUES IN (${changesPartitionId(partition)})`);
+  return name;
 }
 
 /** A bare table for a version's events, with the columns of `events` (its point generated and its texts compressed as there). */
@@ -35,7 +39,7 @@ export async function attachPartition(client: pg.ClientBase, versionId: number):
   await attachBareTable(client, 'events', versionId);
 }
 
-/** Drops a version's partition, and the partition of the rows its lineage's updates hid. */
+/** Drops a version's partition, and the partition of its lineage's changes. */
 export async function dropPartition(client: pg.ClientBase, versionId: number): Promise<void> {
-  await client.query(`DROP TABLE IF EXISTS ${eventPartition(versionId)}, ${hiddenEventPartition(versionId)}`);
+  await client.query(`DROP TABLE IF EXISTS ${[eventPartition(versionId), ...changesEventPartitions(versionId)].join(', ')}`);
 }

@@ -12,8 +12,8 @@ import { fillRegionTable } from './region-table.ts';
 import { fillSpatialTable } from './spatial-table.ts';
 import { fillVesselTable } from './vessel-table.ts';
 import { runTasks, type PoolTask } from './task-pool.ts';
-import { hiddenPartitionId } from './lineage.ts';
-import { hasHiddenPartition } from './partitions.ts';
+import { changesPartitionId } from './lineage.ts';
+import { changesPartitionOf } from './partitions.ts';
 
 /**
  * Seconds per million rows of each task, from a 10M load's statements on one connection (docs/
@@ -50,7 +50,7 @@ export async function writeMissingServingTables(connections: readonly pg.ClientB
   const missing = [];
   for (const t of TABLES) missing.push({ ...t, versions: await versionsMissingFrom(writer, t.list) });
   const rollupVersions = await versionsMissingFrom(writer, 'stats_month_versions');
-  const movedBack = await moveHiddenRowsBack(writer, [...missing.flatMap((t) => t.versions), ...rollupVersions]);
+  const movedBack = await moveChangedRowsBack(writer, [...missing.flatMap((t) => t.versions), ...rollupVersions]);
   let rollups = 0;
   const tasks: PoolTask[] = [...extra];
   // The rollups' rows land in tables readers see: in the writer's transaction.
@@ -83,16 +83,16 @@ export async function writeMissingServingTables(connections: readonly pg.ClientB
 }
 
 /**
- * Moves the rows that updates hid from the lineages of `versions` (their own partitions) back into
- * those partitions, marked as they are, where a table's fill reads every row of a lineage
- * (lineage.ts): only a database whose updates ran before one of these tables existed has such a
- * version to fill. Resolves to the versions whose rows moved.
+ * Moves the rows that updates added to or hid from the lineages of `versions` (their partitions of
+ * changes) into the lineages' own partitions, marked as they are, where a table's fill reads every
+ * row of a lineage (lineage.ts): only a database whose updates ran before one of these tables
+ * existed has such a version to fill. Resolves to the versions whose rows moved.
  */
-async function moveHiddenRowsBack(writer: pg.ClientBase, versions: readonly number[]): Promise<Set<number>> {
+async function moveChangedRowsBack(writer: pg.ClientBase, versions: readonly number[]): Promise<Set<number>> {
   const moved = new Set<number>();
   for (const v of new Set(versions)) {
-    if (!(await hasHiddenPartition(writer, v))) continue;
-    await writer.query('UPDATE events SET version_id = $1 WHERE version_id = $2', [v, hiddenPartitionId(v)]);
+    if (!(await changesPartitionOf(writer, v))) continue;
+    await writer.query('UPDATE events SET version_id = $1 WHERE version_id = $2', [v, changesPartitionId(v)]);
     moved.add(v);
   }
   return moved;

@@ -1,7 +1,8 @@
 // An update on PostgreSQL (`load --update --engine postgres`), in the writer's open transaction:
-// each touched dataset gets a new version that shares its latest version's partition (lineage.ts).
-// The update's rows are copied into that partition marked as the new version's, and the rows they
-// replace, or the update removes, are marked as hidden from it on. Its rows by region, by place and
+// each touched dataset gets a new version that shares its latest version's lineage (lineage.ts).
+// The update's rows are copied into the lineage's partition of changes marked as the new version's,
+// and the rows they replace, or the update removes, are marked as hidden from it on and moved there
+// from the lineage's partition. Its rows by region, by place and
 // by vessel, added and hidden, are written beside region_events, spatial_events and vessel_events
 // (change-tables.ts). The new
 // version's rollups and vessel identities are its base's with the change applied
@@ -13,8 +14,8 @@ import { leftEmpty, removedAndGiven, unknownRemoval, updateTargets, type UpdateT
 import type { PublishedVersion, UpdateRequest, ValidatedRows } from '../writer.ts';
 import type { StagedFile } from './copy-events.ts';
 import { readPlacements, readVersions } from './versions.ts';
-import { hiddenPartitionId, VersionScope } from './lineage.ts';
-import { ensureHiddenPartition } from './partitions.ts';
+import { changesPartitionId, VersionScope } from './lineage.ts';
+import { ensureChangesPartition } from './partitions.ts';
 import { OTHER_COLUMNS } from './shared-versions.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type IdentityGroup, type LayeredVersion } from './layered-summaries.ts';
@@ -37,6 +38,8 @@ export interface HiddenRows {
   layered: LayeredVersion[];
   /** Where each version's rows are once the new versions are placed. */
   after: VersionScope;
+  /** The partition of changes of each lineage updated (lineage.ts), by the lineage's id. */
+  changesPartitions: Map<number, string>;
 }
 
 /**
@@ -89,18 +92,20 @@ export async function hideReplacedRows(client: pg.ClientBase, rows: ValidatedRow
   // once in the partition's order, rather than a lookup per id: 50,000 ids of the 10M catalogue's
   // fishing partition (11 GB), not cached, in 13.5-14.2 s against 23.9-27.2 (docs/performance.md,
   // "The PostgreSQL engine: updates").
-  // They move to their lineage's partition of hidden rows (lineage.ts hiddenPartitionId): a move
+  // They move to their lineage's partition of changes (lineage.ts changesPartitionId): a move
   // is a delete here and an insert into that small partition, not a new entry in each of this
-  // partition's indexes. The working table has them under their lineage's id, as they were.
+  // partition's indexes; a row an earlier update added is marked there. The working table has them
+  // under their lineage's id, as they were.
   await client.query('CREATE TEMP TABLE update_hidden ON COMMIT DROP AS SELECT * FROM events WHERE FALSE');
-  for (const partition of new Set(layered.map((v) => v.partition))) await ensureHiddenPartition(client, partition);
+  const changesPartitions = new Map<number, string>();
+  for (const partition of new Set(layered.map((v) => v.partition))) changesPartitions.set(partition, await ensureChangesPartition(client, partition));
   await client.query('SET LOCAL enable_indexscan = off');
   for (const v of layered) {
     const b = new SqlBuilder();
     const hiding = b.param(v.versionId);
     const kind = b.param(v.kind);
     await client.query(
-      `WITH hidden AS (UPDATE events e SET to_version = ${hiding}::smallint, version_id = ${b.param(hiddenPartitionId(v.partition))}::smallint
+      `WITH hidden AS (UPDATE events e SET to_version = ${hiding}::smallint, version_id = ${b.param(changesPartitionId(v.partition))}::smallint
         WHERE ${before.rowsOf(b, v.baseId, 'e.')} AND e.id = ANY(ARRAY(SELECT id FROM update_given WHERE kind = ${kind} UNION ALL SELECT id FROM update_removed WHERE kind = ${kind}))
         RETURNING e.*)
        INSERT INTO update_hidden (version_id, ${OTHER_COLUMNS}) SELECT ${b.param(v.partition)}::smallint, ${OTHER_COLUMNS} FROM hidden`,
@@ -121,28 +126,28 @@ export async function hideReplacedRows(client: pg.ClientBase, rows: ValidatedRow
     const set = (await client.query(`SELECT coalesce(reloptions, '{}') @> $1::text[] AS set FROM pg_class WHERE oid = $2::regclass`, [PARTITION_AUTOVACUUM, eventPartition(partition)])).rows[0] as { set: boolean };
     if (!set.set) await client.query(`ALTER TABLE ${eventPartition(partition)} SET (${PARTITION_AUTOVACUUM.join(', ')})`);
   }
-  return { targets, layered, after };
+  return { targets, layered, after, changesPartitions };
 }
 
 /**
  * The second part of an update: writes the rows it adds, staged in `staged` (each kind a version of
- * the staged file), into the partitions of the versions `hidden` placed, and returns them as
+ * the staged file), into the partitions of changes of the versions `hidden` placed, and returns them as
  * published, with what each changed. Every version it applies to has its rollups, identities and
  * rows by region, by place and by vessel written (writer.ts).
  */
 export async function addUpdateRows(client: pg.ClientBase, staged: StagedFile, hidden: HiddenRows, options: { version: string; source: string }): Promise<{ published: PublishedVersion[]; versionIds: number[]; lineages: number[] }> {
-  const { targets, layered, after } = hidden;
+  const { targets, layered, after, changesPartitions } = hidden;
   const stagedVersions = await staged.versions();
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
-  // The rows added, copied to the update's working table, then from there to their partition:
-  // everything made from them reads them there, where reading them back from the partition by
-  // their ids took 1.0-1.8 s of a 50,000-row update at 10M (docs/performance.md, "The PostgreSQL
-  // engine: updates"). Their texts compressed as the partition's are, so they move as they are.
+  // The rows added, copied to the update's working table under their lineage's id, then from there
+  // to its partition of changes: everything made from them reads them there, where reading them
+  // back by their ids took 1.0-1.8 s of a 50,000-row update at 10M (docs/performance.md, "The
+  // PostgreSQL engine: updates"). Their texts compressed as the partition's are, so they move as they are.
   await client.query('CREATE TEMP TABLE update_added (LIKE events INCLUDING GENERATED INCLUDING COMPRESSION) ON COMMIT DROP');
   await staged.copyEvents(client, stagedIds, { shared: new Map(layered.map((v) => [v.versionId, v.partition])), into: 'update_added' });
-  const columns = [...EVENT_COLUMNS.map(([name]) => name), 'from_version'].join(', ');
-  for (const partition of new Set(layered.map((v) => v.partition))) {
-    await client.query(`INSERT INTO ${eventPartition(partition)} (${columns}) SELECT ${columns} FROM update_added WHERE version_id = $1`, [partition]);
+  const others = [...EVENT_COLUMNS.map(([name]) => name).filter((name) => name !== 'version_id'), 'from_version'].join(', ');
+  for (const [partition, changes] of changesPartitions) {
+    await client.query(`INSERT INTO ${changes} (version_id, ${others}) SELECT $2::smallint, ${others} FROM update_added WHERE version_id = $1`, [partition, changesPartitionId(partition)]);
   }
   await client.query(`ANALYZE update_added ${ANALYZED_COLUMNS}`);
 

@@ -25,7 +25,7 @@ import { CREATE_SCHEMA, eventPartition, SCHEMA_VERSION } from './schema.ts';
 import { attachPartition, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
 import { readLayout, readPlacements, readVersions, schemaProblem, tableExists } from './versions.ts';
-import { hiddenEventPartition, hiddenPartitionId, type VersionPlacement } from './lineage.ts';
+import { changesPartitionId, type VersionPlacement } from './lineage.ts';
 import { migrateLayout1, migrateLayout2 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
 
@@ -51,6 +51,8 @@ export class PostgresWriter implements EngineWriter {
   private readonly regionsWritten: number[] = [];
   /** The lineages whose rows by region, by place and by vessel an update added and hid (change-tables.ts), vacuumed once committed. */
   private readonly changesWritten: number[] = [];
+  /** The events' partitions of changes an update wrote (lineage.ts), by name. */
+  private readonly eventChangesWritten: string[] = [];
   /** The versions whose spatial_events partitions this writer wrote, vacuumed once committed. */
   private readonly placesWritten: number[] = [];
   /** The versions whose vessel_events partitions this writer wrote, vacuumed once committed. */
@@ -175,6 +177,7 @@ export class PostgresWriter implements EngineWriter {
         options.onPhase?.('copying');
         const { published, lineages } = await addUpdateRows(this.client, staged, hidden, options);
         this.changesWritten.push(...lineages);
+        this.eventChangesWritten.push(...hidden.changesPartitions.values());
         this.rollupsWritten = true;
         await this.insertRegionIds(staged);
         return { ...result, published };
@@ -313,10 +316,13 @@ export class PostgresWriter implements EngineWriter {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
-        // The events hidden from those versions on are back in the lineage's partition (lineage.ts).
-        const hidden = hiddenPartitionId(partition);
-        await this.client.query('DELETE FROM events WHERE version_id = $1 AND from_version > $2', [hidden, latest]);
-        await this.client.query('UPDATE events SET version_id = $1, to_version = NULL WHERE version_id = $2 AND to_version > $3', [partition, hidden, latest]);
+        // The events those versions added leave the lineage's partition of changes, and those they
+        // hid are seen again: the lineage's own rows back in its partition, an update's where they
+        // are, which every version of an updated lineage reads (lineage.ts).
+        const changes = changesPartitionId(partition);
+        await this.client.query('DELETE FROM events WHERE version_id = $1 AND from_version > $2', [changes, latest]);
+        await this.client.query('UPDATE events SET to_version = NULL WHERE version_id = $1 AND to_version > $2 AND from_version IS NOT NULL', [changes, latest]);
+        await this.client.query('UPDATE events SET version_id = $1, to_version = NULL WHERE version_id = $2 AND to_version > $3', [partition, changes, latest]);
         for (const changes of CHANGE_TABLES) await changes.dropAfter(this.client, partition, latest);
       }
     }
@@ -379,11 +385,11 @@ export class PostgresWriter implements EngineWriter {
     // vacuumed after another's ANALYZE kept none of its 408 pages marked).
     const partitions = [...this.written.map(eventPartition), ...this.regionsWritten.map(regionPartition), ...this.changesWritten.flatMap((l) => CHANGE_TABLES.flatMap((t) => t.partitions(l))), ...this.placesWritten.map(spatialPartition), ...this.vesselsWritten.map(vesselPartition)];
     if (partitions.length > 0) {
-      // The events' partitions of hidden rows are vacuumed, not analyzed: their rows are some 2.4 KB
+      // The events' partitions of changes are vacuumed, not analyzed: their rows are some 2.4 KB
       // each, and an ANALYZE's sample of them took the statement from 0.6-1.0 s to 2.2-3.2 s an update
-      // at 10M (docs/performance.md, "The PostgreSQL engine: updates"); only an earlier version's
-      // reads plan on them, and autovacuum analyzes them as they grow.
-      await this.client.query(`VACUUM ${[...partitions, ...this.changesWritten.map(hiddenEventPartition)].join(', ')}`);
+      // at 10M (docs/performance.md, "The PostgreSQL engine: updates"); autovacuum analyzes them as
+      // they grow, by half again at least.
+      await this.client.query(`VACUUM ${[...partitions, ...this.eventChangesWritten].join(', ')}`);
       await this.client.query(`ANALYZE ${partitions.join(', ')}`);
     }
     if (this.rollupsWritten) await this.client.query('ANALYZE stats_flag_months, stats_vessel_months');
