@@ -11,7 +11,7 @@
 // drawn from the generated fishing file, then `compact` (not with --leave-layers, which leaves the
 // database layered for `npm run bench -- --db`); with --db, those updates alone, on an existing
 // database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
-// (which has no compaction: an update there writes its rows into its base's partition). Results go to
+// (which has no compaction: an update there writes its rows into its lineage's partition of changes). Results go to
 // bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres-<events>] for those runs;
 // a name already taken that day gets the time of day, -HHMMSS).
 import { execFileSync, spawn } from 'node:child_process';
