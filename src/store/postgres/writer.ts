@@ -388,7 +388,7 @@ export class PostgresWriter implements EngineWriter {
       // The events' partitions of changes are vacuumed, not analyzed: their rows are some 2.4 KB
       // each, and an ANALYZE's sample of them took the statement from 0.6-1.0 s to 2.2-3.2 s an update
       // at 10M (docs/performance.md, "The PostgreSQL engine: updates"); autovacuum analyzes them as
-      // they grow, by half again at least.
+      // they grow.
       await this.client.query(`VACUUM ${[...partitions, ...this.eventChangesWritten].join(', ')}`);
       await this.client.query(`ANALYZE ${partitions.join(', ')}`);
     }
