@@ -550,14 +550,15 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
     const indexes = (await query(url, `SELECT indexname FROM pg_indexes WHERE indexname IN ('events_version_rows', 'region_events_rows', 'spatial_events_rows', 'events_version_start', 'region_events_key', 'spatial_events_key') ORDER BY 1`)).map((r) => r[0]);
     assert.deepEqual(indexes, ['events_version_rows', 'region_events_rows', 'spatial_events_rows']);
-    // The update's rows go into its base's partition, marked as its own, and the rows it hides to
-    // that lineage's partition of hidden rows (src/store/postgres/lineage.ts).
+    // The update's version shares its base's lineage: its rows go, marked as its own, to that
+    // lineage's partition of changes, and so do the rows it hides (src/store/postgres/lineage.ts).
     await cli(['load', ...engine(url), '--update', '--version', 'u1', rows]);
-    const [own, hidden] = (await query(url, `SELECT count(*) FILTER (WHERE NOT c.relname LIKE 'events\\_hidden\\_v%'), count(*) FILTER (WHERE c.relname LIKE 'events\\_hidden\\_v%')
+    const [own, hidden] = (await query(url, `SELECT count(*) FILTER (WHERE NOT c.relname LIKE 'events\\_changes\\_v%'), count(*) FILTER (WHERE c.relname LIKE 'events\\_changes\\_v%')
       FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`))[0]!.map(Number);
     assert.equal(own, Number((await query(url, 'SELECT count(*) FROM dataset_versions WHERE lineage_id IS NULL'))[0]![0]));
     assert.equal(hidden, Number((await query(url, 'SELECT count(DISTINCT lineage_id) FROM dataset_versions'))[0]![0]));
     assert.ok(Number((await query(url, 'SELECT count(*) FROM events WHERE from_version IS NOT NULL'))[0]![0]) >= 40);
+    assert.equal(Number((await query(url, 'SELECT count(*) FROM events WHERE from_version IS NOT NULL AND version_id > 0'))[0]![0]), 0);
   });
 
   test('a wrong engine or URL is a clear error', async () => {
