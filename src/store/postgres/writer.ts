@@ -22,7 +22,7 @@ import { LoadRefused, type LockHolder, type EngineWriter, type Port, type Publis
 import { StagedFile } from './copy-events.ts';
 import { addUpdateRows, hideReplacedRows, type HiddenRows } from './update.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, eventPartition, SCHEMA_VERSION } from './schema.ts';
-import { attachPartition, createPartition, dropPartition } from './partitions.ts';
+import { attachPartition, changesPartitionOf, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
 import { readLayout, readPlacements, readVersions, schemaProblem, tableExists } from './versions.ts';
 import { changesPartitionId, type VersionPlacement } from './lineage.ts';
@@ -324,6 +324,9 @@ export class PostgresWriter implements EngineWriter {
         await this.client.query('UPDATE events SET to_version = NULL WHERE version_id = $1 AND to_version > $2 AND from_version IS NOT NULL', [changes, latest]);
         await this.client.query('UPDATE events SET version_id = $1, to_version = NULL WHERE version_id = $2 AND to_version > $3', [partition, changes, latest]);
         for (const changes of CHANGE_TABLES) await changes.dropAfter(this.client, partition, latest);
+        // Analyzed once committed, as an update leaves it: its shown rows are others now.
+        const changesPartition = await changesPartitionOf(this.client, partition);
+        if (changesPartition) this.eventChangesWritten.push(changesPartition);
       }
     }
     for (const changes of CHANGE_TABLES) await this.client.query(`DELETE FROM ${changes.versionList} WHERE version_id = $1`, [found.versionId]);
