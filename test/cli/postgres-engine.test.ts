@@ -20,6 +20,10 @@ import { normalizeListQuery } from '../../src/query/normalize.ts';
 import { PostgresPool } from '../../src/store/postgres/postgres-store.ts';
 import { compileSearch } from '../../src/store/postgres/compile.ts';
 import { OWN_PARTITIONS } from '../../src/store/postgres/lineage.ts';
+import { RECORD_COLUMNS } from '../../src/store/postgres/record-columns.ts';
+import { DISTANCE_FIELDS } from '../../src/domain/record.ts';
+import { REGION_MEMBERS } from '../../src/domain/regions.ts';
+import type { ResolvedDataset } from '../../src/query/datasets.ts';
 import { buildFixtureDb, fixtureFromRows, newPostgresDatabase, TEST_ENGINE } from '../helpers/fixture.ts';
 import { fromEventQuery, referencePage } from '../helpers/reference.ts';
 import { BIN } from '../helpers/server.ts';
@@ -28,6 +32,22 @@ const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'vessel-events-pg-loads-'));
 const cli = (args: string[]) => run(process.execPath, [BIN, ...args], { env: { ...process.env, CI: 'true' } });
 const engine = (url: string) => ['--engine', 'postgres', '--database-url', url];
+
+/** The events' rows with every column of their record (src/store/postgres/record-columns.ts) as text. */
+const RECORD_ROWS = `SELECT version_id, id, from_version, to_version, entry, ${RECORD_COLUMNS.map(([n]) => `${n}::text`).join(', ')} FROM events ORDER BY version_id, id, from_version NULLS FIRST, to_version NULLS FIRST`;
+
+/** The events' records as layouts 1 to 3 kept them: one JSON text a row (src/domain/record.ts EventRecord), no record columns. */
+async function recordsAsJson(url: string): Promise<void> {
+  const ms = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)`;
+  const vessel = `json_build_object('id', vessel_id, 'ssvid', vessel_ssvid, 'name', vessel_name, 'flag', vessel_flag, 'type', vessel_type, 'gear_type', vessel_gear_type,
+    'public_authorizations', vessel_authorizations, 'next_port', next_port)`;
+  const distances = `json_build_object(${DISTANCE_FIELDS.map((d) => `'${d.member}', ${d.source}`).join(', ')})`;
+  const regions = `json_build_object(${REGION_MEMBERS.map((m) => `'${m.member}', ${m.column}`).join(', ')})`;
+  await query(url, 'ALTER TABLE events ADD COLUMN record json');
+  await query(url, `UPDATE events SET record = json_build_object('id', id, 'kind', kind, 'segId', seg_id, 'startMs', ${ms('start_ts')}, 'endMs', ${ms('end_ts')}, 'lat', lat, 'lon', lon,
+    'lonMin', lon_min, 'latMin', lat_min, 'lonMax', lon_max, 'latMax', lat_max, 'regions', ${regions}, 'distances', ${distances}, 'vessel', ${vessel}, 'otherVessel', other_vessel, 'info', info)`);
+  await query(url, `ALTER TABLE events ${RECORD_COLUMNS.map(([n]) => `DROP COLUMN ${n}`).join(', ')}`);
+}
 
 function writeRows(name: string, events: number, seed: number, idPrefix = ''): string {
   const path = join(dir, name);
@@ -110,7 +130,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await said(), [true, true]);
   });
 
-  test('vessel identities are written with each version, go with a dropped one, and a version without them is read from its records alike', async () => {
+  test('vessel identities are written with each version, go with a dropped one, and a version without them is read from its rows alike', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('identities-1.ndjson', 1500, 5)]);
     const versions = (await query(url, 'SELECT version_id FROM dataset_versions ORDER BY 1')).map((r) => r[0]);
@@ -124,7 +144,7 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       }
     };
     const stored = await identities();
-    const vessels = Number((await query(url, `SELECT count(DISTINCT id) FROM (SELECT vessel_id AS id FROM events UNION ALL SELECT record->'otherVessel'->>'id' FROM events WHERE record->'otherVessel'->>'id' IS NOT NULL) v`))[0]![0]);
+    const vessels = Number((await query(url, `SELECT count(DISTINCT id) FROM (SELECT vessel_id AS id FROM events UNION ALL SELECT other_vessel->>'id' FROM events WHERE other_vessel->>'id' IS NOT NULL) v`))[0]![0]);
     assert.equal(new Set(stored.map((s) => identityOfRow(s).vesselId)).size, vessels);
     await query(url, 'DELETE FROM identity_versions');
     assert.deepEqual(await identities(), stored);
@@ -465,11 +485,11 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await query(url, `SELECT to_regclass($1)`, [`events_v${v1Fishing}`]), [[null]]);
   });
 
-  test('every partition compresses its rows\' record and entry with lz4, one written before too once the next load runs; their entries read the same; a load\'s rows are copied frozen', async () => {
+  test('every partition compresses its rows\' entry and the record\'s JSON with lz4, one written before too once the next load runs; their entries read the same; a load\'s rows are copied frozen', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('lz4.ndjson', 1200, 23, 'z')]);
     const methods = async () => (await query(url, `SELECT DISTINCT a.attcompression::text FROM pg_attribute a
-      WHERE (a.attrelid = 'events'::regclass OR a.attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass)) AND a.attname IN ('record', 'entry')`)).map((r) => r[0]);
+      WHERE (a.attrelid = 'events'::regclass OR a.attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass)) AND a.attname IN ('entry', 'info', 'other_vessel', 'vessel_authorizations', 'next_port')`)).map((r) => r[0]);
     assert.deepEqual(await methods(), ['l']);
     // Its partitions are new in its transaction: their rows are copied frozen, every page visible to all.
     await query(url, 'CREATE EXTENSION IF NOT EXISTS pg_visibility');
@@ -479,16 +499,16 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE pg_column_compression(entry) IS NOT NULL`), [['lz4']]);
     // A database written before: its partitions on pglz (the default), their rows compressed so.
     for (const [t] of await query(url, `SELECT inhrelid::regclass::text FROM pg_inherits WHERE inhparent = 'events'::regclass UNION SELECT 'events'`)) {
-      await query(url, `ALTER TABLE ${t as string} ALTER COLUMN entry SET COMPRESSION pglz, ALTER COLUMN record SET COMPRESSION pglz`);
+      await query(url, `ALTER TABLE ${t as string} ALTER COLUMN entry SET COMPRESSION pglz, ALTER COLUMN info SET COMPRESSION pglz`);
     }
     await query(url, `UPDATE events SET entry = entry || ''`);
     // Written before the writers kept the schema's statements in meta, so the next runs them all.
     await query(url, `DELETE FROM meta WHERE key = 'schema_ddl'`);
-    const entries = await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id');
+    const entries = await query(url, 'SELECT version_id, id, entry, info::text FROM events ORDER BY version_id, id');
     assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE pg_column_compression(entry) IS NOT NULL`), [['pglz']]);
     await cli(['load', ...engine(url), '--version', 'v2', writeRows('lz4-2.ndjson', 300, 24, 'y')]);
     assert.deepEqual(await methods(), ['l']);
-    assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events WHERE id NOT LIKE \'y%\' ORDER BY version_id, id'), entries);
+    assert.deepEqual(await query(url, 'SELECT version_id, id, entry, info::text FROM events WHERE id NOT LIKE \'y%\' ORDER BY version_id, id'), entries);
     assert.deepEqual(await query(url, `SELECT DISTINCT pg_column_compression(entry) FROM events WHERE id LIKE 'y%' AND pg_column_compression(entry) IS NOT NULL`), [['lz4']]);
   });
 
@@ -496,9 +516,10 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout1.ndjson', 2000, 23, 'l')]);
     await cli(['load', ...engine(url), '--version', 'v2', writeRows('layout1b.ndjson', 700, 24, 'm')]);
-    const before = await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id');
+    const before = await query(url, RECORD_ROWS);
+    await recordsAsJson(url);
     // Layout 1 as its loader left it: one table, its indexes, the layout named in meta.
-    const columns = (await query(url, `SELECT string_agg(attname, ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'events'::regclass AND attnum > 0 AND attgenerated = ''`))[0]![0] as string;
+    const columns = (await query(url, `SELECT string_agg(attname, ', ' ORDER BY attnum) FROM pg_attribute WHERE attrelid = 'events'::regclass AND attnum > 0 AND attgenerated = '' AND NOT attisdropped`))[0]![0] as string;
     const gin = (await query(url, `SELECT indexdef FROM pg_indexes WHERE tablename = 'events' AND indexdef LIKE '%USING gin%'`)).map((r) => r[0] as string);
     for (const sql of [
       'CREATE TABLE events_flat (LIKE events INCLUDING DEFAULTS INCLUDING GENERATED)',
@@ -514,24 +535,25 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
       `UPDATE meta SET value = '1' WHERE key = 'schema_version'`,
     ]) await query(url, sql);
     await assert.rejects(cli(['load', ...engine(url), '--version', 'v3', writeRows('refused.ndjson', 10, 25, 'r')]), (e: { stderr: string }) =>
-      /layout 1; this version reads layout 3; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+      /layout 1; this version reads layout 4; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
 
     const migrated = await cli(['migrate', ...engine(url)]);
     const versions = Number((await query(url, 'SELECT count(*) FROM dataset_versions'))[0]![0]);
-    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 3: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region, by place and by vessel$`, 'm'));
-    assert.deepEqual(await query(url, 'SELECT version_id, id, entry, record::text FROM events ORDER BY version_id, id'), before);
-    assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['3']]);
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 1 to 4: ${before.length} events in ${versions} versions, a partition each, with their statistics rollups and rows by region, by place and by vessel, the records of ${before.length} events in columns of their own$`, 'm'));
+    assert.deepEqual(await query(url, RECORD_ROWS), before);
+    assert.deepEqual(await query(url, `SELECT value FROM meta WHERE key = 'schema_version'`), [['4']]);
     assert.equal(Number((await query(url, `SELECT count(*) FROM pg_inherits WHERE inhparent = 'events'::regclass`))[0]![0]), versions);
     assert.deepEqual(await query(url, `SELECT to_regclass('events_layout_1')`), [[null]]);
-    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 3, and the statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
+    await assert.rejects(cli(['migrate', ...engine(url)]), (e: { stderr: string }) => /already has the PostgreSQL layout 4, and the statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate\nnothing was changed/.test(e.stderr));
     const next = await cli(['load', ...engine(url), '--version', 'v3', writeRows('after-migrate.ndjson', 300, 26, 's')]);
     assert.match(next.stdout, /fishing-events:v3\t/);
   });
 
-  test('migrate moves a database of layout 2 (partitions without the updates\' marks) to layout 3; updates then share their base\'s partition', async () => {
+  test('migrate moves a database of layout 2 (partitions without the updates\' marks) to layout 4; updates then share their base\'s partition', async () => {
     const { url } = await newPostgresDatabase();
     await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout2.ndjson', 1500, 27, 'p')]);
-    const before = await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id');
+    const before = await query(url, RECORD_ROWS);
+    await recordsAsJson(url);
     // Layout 2 as its loader left it: no marks, no lineage, the indexes of index-only scans without them.
     for (const sql of [
       'DROP INDEX events_version_rows', 'DROP INDEX region_events_rows', 'DROP INDEX spatial_events_rows',
@@ -544,10 +566,10 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     ]) await query(url, sql);
     const rows = writeRows('layout2-update.ndjson', 40, 27, 'p');
     await assert.rejects(cli(['load', ...engine(url), '--update', '--version', 'u1', rows]), (e: { stderr: string }) =>
-      /layout 2; this version reads layout 3; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+      /layout 2; this version reads layout 4; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
     const migrated = await cli(['migrate', ...engine(url)]);
-    assert.match(migrated.stdout, /^migrated the PostgreSQL database from layout 2 to 3: the rows' version marks added and their indexes built again$/m);
-    assert.deepEqual(await query(url, 'SELECT version_id, id, entry FROM events ORDER BY version_id, id'), before);
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 2 to 4: the rows' version marks added and their indexes built again, the records of ${before.length} events in columns of their own$`, 'm'));
+    assert.deepEqual(await query(url, RECORD_ROWS), before);
     const indexes = (await query(url, `SELECT indexname FROM pg_indexes WHERE indexname IN ('events_version_rows', 'region_events_rows', 'spatial_events_rows', 'events_version_start', 'region_events_key', 'spatial_events_key') ORDER BY 1`)).map((r) => r[0]);
     assert.deepEqual(indexes, ['events_version_rows', 'region_events_rows', 'spatial_events_rows']);
     // The update's version shares its base's lineage: its rows go, marked as its own, to that
@@ -559,6 +581,36 @@ describe('the PostgreSQL engine through the command line', { skip: TEST_ENGINE !
     assert.equal(hidden, Number((await query(url, 'SELECT count(DISTINCT lineage_id) FROM dataset_versions'))[0]![0]));
     assert.ok(Number((await query(url, 'SELECT count(*) FROM events WHERE from_version IS NOT NULL'))[0]![0]) >= 40);
     assert.equal(Number((await query(url, 'SELECT count(*) FROM events WHERE from_version IS NOT NULL AND version_id > 0'))[0]![0]), 0);
+  });
+
+  test('migrate moves a database of layout 3 (each record one JSON text) to layout 4, an updated lineage\'s rows too; its records read the same', async () => {
+    const { url } = await newPostgresDatabase();
+    await cli(['load', ...engine(url), '--version', 'v1', writeRows('layout3.ndjson', 1500, 28, 'q')]);
+    await cli(['load', ...engine(url), '--update', '--version', 'u1', writeRows('layout3-update.ndjson', 60, 28, 'q')]);
+    const raw = async () => {
+      const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+      try {
+        const store = stores.current();
+        // Rows of each kind's latest version, the update's included.
+        const ids = await query(url, `SELECT (SELECT max(d.version_id) FROM dataset_versions d WHERE d.kind = e.kind), e.id FROM events e WHERE e.to_version IS NULL ORDER BY e.from_version NULLS LAST, e.id LIMIT 40`);
+        return await Promise.all(ids.map(([versionId, id]) => store.getRecord({ resolved: { versionId: Number(versionId) } } as unknown as ResolvedDataset, id as string)));
+      } finally {
+        await stores.close();
+      }
+    };
+    const records = await raw();
+    assert.ok(records.length === 40 && records.every((r) => r !== undefined && r.vessel.id !== undefined), JSON.stringify(records[0]));
+    const before = await query(url, RECORD_ROWS);
+    assert.ok(before.some((r) => r[2] !== null) && before.some((r) => r[3] !== null), 'the update added and hid rows');
+    await recordsAsJson(url);
+    await query(url, `UPDATE meta SET value = '3' WHERE key = 'schema_version'`);
+    await assert.rejects(cli(['load', ...engine(url), '--version', 'v2', writeRows('layout3-refused.ndjson', 10, 29, 'r')]), (e: { stderr: string }) =>
+      /layout 3; this version reads layout 4; run "vessel-events migrate --engine postgres --database-url URL"/.test(e.stderr));
+    const migrated = await cli(['migrate', ...engine(url)]);
+    assert.match(migrated.stdout, new RegExp(`^migrated the PostgreSQL database from layout 3 to 4: the records of ${before.length} events in columns of their own$`, 'm'));
+    assert.deepEqual(await query(url, RECORD_ROWS), before);
+    assert.deepEqual(await query(url, `SELECT count(*) FROM pg_attribute WHERE attname = 'record' AND attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass UNION SELECT 'events'::regclass)`), [['0']]);
+    assert.deepEqual(await raw(), records);
   });
 
   test('a wrong engine or URL is a clear error', async () => {

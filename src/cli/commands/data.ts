@@ -165,17 +165,19 @@ export const versionsCommand: Command = {
 
 export const migrateCommand: Command = {
   usage: 'vessel-events migrate --db PATH | --engine postgres --database-url URL',
-  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals), the vessel identities (vessel search) and the monthly counts (statistics). The old file is replaced only when the new one is complete. On PostgreSQL, move a database of layout 1 (one events table) or 2 (a partition per dataset version) to layout 3 (the version of an update sharing the partition of the version it applies to; three indexes built again), or write the statistics rollups and rows by region, by place and by vessel of versions loaded before them, in one transaction.',
+  summary: 'Rewrite a DuckDB database written by an older version in this version\'s storage layout, keeping its events, versions, groups, ports and regions, or write what a database of this layout lacks: the point files (lookups by id and vessel histories; written before them, or of an older format) and the rows of the tables sorted by place (polygon queries) and by region (region totals), the vessel identities (vessel search) and the monthly counts (statistics). The old file is replaced only when the new one is complete. On PostgreSQL, move a database of layout 1 (one events table), 2 (a partition per dataset version) or 3 (the version of an update sharing the partition of the version it applies to) to layout 4 (the stored record in columns of its own rather than one JSON text a row; from layout 2, three indexes built again), or write the statistics rollups and rows by region, by place and by vessel of versions loaded before them, in one transaction.',
   options: ['db', 'engine', 'database-url'],
   async run(flags) {
     const { migrateDatabase, migratePostgresDatabase } = await import('../../store/engines.ts');
     const database = databaseOption(flags);
     if (database.engine === 'postgres') {
       try {
-        const { from, to, versions, rows, rollupVersions, regionVersions, spatialVersions, vesselVersions } = await migratePostgresDatabase(database.url, waitingNotice);
+        const { from, to, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions } = await migratePostgresDatabase(database.url, waitingNotice);
+        const records = `the records of ${counted(split, 'event')} in columns of their own`;
         if (from === to) console.log(`wrote the statistics rollups of ${counted(rollupVersions, 'version')}, the rows by region (region totals) of ${counted(regionVersions, 'version')}, the rows by place (polygon queries) of ${counted(spatialVersions, 'version')} and the rows by vessel (vessel histories) of ${counted(vesselVersions, 'version')} of the PostgreSQL database`);
-        else if (from === 2) console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: the rows' version marks added and their indexes built again`);
-        else console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${counted(rows, 'event')} in ${counted(versions, 'version')}, a partition each, with their statistics rollups and rows by region, by place and by vessel`);
+        else if (from === 3) console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${records}`);
+        else if (from === 2) console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: the rows' version marks added and their indexes built again, ${records}`);
+        else console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${counted(rows, 'event')} in ${counted(versions, 'version')}, a partition each, with their statistics rollups and rows by region, by place and by vessel, ${records}`);
       } catch (e) {
         if (e instanceof LoadRefused) throw new Error(`${e.message}\nnothing was changed`);
         throw e;

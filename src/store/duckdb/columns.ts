@@ -1,17 +1,11 @@
 // The field registry of the read side: the SELECT list and the row -> EventRecord mapping, in one
 // place. Values arrive as JS values (structs as objects, lists as arrays).
-import { DISTANCE_FIELDS, type EventRecord, type StoredVessel } from '../../domain/record.ts';
-import { REGION_MEMBERS } from '../../domain/regions.ts';
+import type { EventRecord } from '../../domain/record.ts';
+import { RECORD_ROW_COLUMNS, recordFromRow } from '../record-row.ts';
 import { EVENT_KINDS, type EventKind } from '../../domain/kinds.ts';
 
 /** Timestamps leave the engine as epoch milliseconds: cheap to convert and exact to the ms. */
-const COMMON_COLUMNS = [
-  'id', 'kind', 'seg_id', 'epoch_ms(start_ts)::DOUBLE', 'epoch_ms(end_ts)::DOUBLE', 'lat', 'lon', 'lon_min', 'lat_min', 'lon_max', 'lat_max',
-  ...REGION_MEMBERS.map((m) => m.column),
-  'start_distance_from_shore_km', 'end_distance_from_shore_km', 'start_distance_from_port_km', 'end_distance_from_port_km',
-  'vessel_id', 'vessel_ssvid', 'vessel_name', 'vessel_flag', 'vessel_type', 'vessel_gear_type', 'vessel_authorizations', 'next_port',
-  'other_vessel',
-];
+const COMMON_COLUMNS = RECORD_ROW_COLUMNS.map((c) => (c === 'start_ms' ? 'epoch_ms(start_ts)::DOUBLE' : c === 'end_ms' ? 'epoch_ms(end_ts)::DOUBLE' : c));
 
 /**
  * The SELECT list for rows of some kinds. The kind blocks come last: exactly one of these struct
@@ -26,37 +20,5 @@ export function selectColumns(kinds: Iterable<EventKind>): string {
 
 export const SELECT_COLUMNS = selectColumns(EVENT_KINDS);
 
-export function toRecord(row: readonly unknown[]): EventRecord {
-  let i = 0;
-  const next = () => row[i++];
-  const head = {
-    id: next() as string,
-    kind: next() as EventKind,
-    segId: next() as string | null,
-    startMs: next() as number,
-    endMs: next() as number | null,
-    lat: next() as number,
-    lon: next() as number,
-    lonMin: next() as number,
-    latMin: next() as number,
-    lonMax: next() as number,
-    latMax: next() as number,
-  };
-  const regions = {} as EventRecord['regions'];
-  for (const m of REGION_MEMBERS) regions[m.member] = next() as string[];
-  const distances = {} as EventRecord['distances'];
-  for (const d of DISTANCE_FIELDS) distances[d.member] = next() as number | null;
-  const vessel: StoredVessel = {
-    id: next() as string,
-    ssvid: next() as string | null,
-    name: next() as string | null,
-    flag: next() as string | null,
-    type: next() as string | null,
-    gear_type: next() as string | null,
-    public_authorizations: next() as StoredVessel['public_authorizations'],
-    next_port: next() as StoredVessel['next_port'],
-  };
-  const otherVessel = next() as StoredVessel | null;
-  const info = row[i + EVENT_KINDS.indexOf(head.kind)] as Record<string, unknown>;
-  return { ...head, regions, distances, vessel, otherVessel, info };
-}
+/** The record of a row of SELECT_COLUMNS (or selectColumns'): its kind's block is its kind's column. */
+export const toRecord = (row: readonly unknown[]): EventRecord => recordFromRow(row, (at, kind) => row[at + EVENT_KINDS.indexOf(kind)]);

@@ -34,16 +34,8 @@ const pgArray = (list: string) => `'{' || array_to_string(list_transform(${list}
 
 const timestampText = (ts: string) => `strftime(${ts}, '%Y-%m-%d %H:%M:%S.%f')`;
 
-/** The stored record (src/domain/record.ts EventRecord) as JSON, keys in its order. */
-const RECORD_JSON = `to_json(struct_pack(
-  id := id, kind := kind, segId := seg_id, startMs := epoch_ms(start_ts), endMs := epoch_ms(end_ts),
-  lat := lat, lon := lon, lonMin := lon_min, latMin := lat_min, lonMax := lon_max, latMax := lat_max,
-  regions := struct_pack(${REGION_MEMBERS.map((m) => `"${m.member}" := ${m.column}`).join(', ')}),
-  distances := struct_pack(${DISTANCE_FIELDS.map((d) => `"${d.member}" := ${d.source}`).join(', ')}),
-  vessel := struct_pack(id := vessel_id, ssvid := vessel_ssvid, name := vessel_name, flag := vessel_flag, type := vessel_type,
-    gear_type := vessel_gear_type, public_authorizations := vessel_authorizations, next_port := next_port),
-  otherVessel := other_vessel,
-  info := CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN to_json(${k})`).join(' ')} END))::VARCHAR`;
+/** A staged STRUCT or LIST column as the JSON text PostgreSQL's json columns take (NULL stays NULL). */
+const json = (column: string) => `to_json(${column})::VARCHAR`;
 
 /** Each PostgreSQL column (schema.ts) from the staged DuckDB events. */
 const SOURCE: Record<string, string> = {
@@ -65,7 +57,19 @@ const SOURCE: Record<string, string> = {
   port_visit_anchorage_id: STAGED_COLUMN.portVisitAnchorage,
   encounter_type: STAGED_COLUMN.encounterType,
   gap_intentional_disabling: STAGED_COLUMN.gapIntentionalDisabling,
-  record: RECORD_JSON,
+  // The rest of the stored record (record-columns.ts), as the staged events hold it.
+  seg_id: 'seg_id',
+  lon_min: 'lon_min',
+  lat_min: 'lat_min',
+  lon_max: 'lon_max',
+  lat_max: 'lat_max',
+  ...Object.fromEntries(DISTANCE_FIELDS.map((d) => [d.source, d.source])),
+  vessel_ssvid: 'vessel_ssvid',
+  vessel_name: 'vessel_name',
+  vessel_authorizations: json('vessel_authorizations'),
+  next_port: json('next_port'),
+  other_vessel: json('other_vessel'),
+  info: `CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN ${json(k)}`).join(' ')} END`,
   entry: 'entry',
 };
 

@@ -1,6 +1,6 @@
 // vessel_identities on PostgreSQL: each version's distinct self-reported vessel identities, read
-// from each row's stored record (its vessel, and an encounter's second vessel), which holds the
-// MMSI and name the events table has no column for. The writer groups them once per version it
+// from each row's vessel columns and an encounter's second vessel (record-columns.ts). The writer
+// groups them once per version it
 // adds, as the DuckDB loader does (src/store/duckdb/identity-table.ts), so that the Vessels API
 // reads a few rows per vessel rather than parsing every record; a version written before the table
 // is grouped from its records until the next write adds its rows.
@@ -21,16 +21,22 @@ export const CREATE_IDENTITY_TABLES = [
 ];
 
 /**
- * The identities of the versions' records, grouped per version: the vessel's own and an encounter's
- * second vessel. Each record is parsed twice and each vessel once (json_to_record): `->>` parses
+ * Each row's vessels (`v`: id, ssvid, name, flag, type, gear_type) of events aliased `e`: its own,
+ * from its columns, and an encounter's second, its JSON parsed once (json_to_record): `->>` parses
  * the whole text again for every field, 59.8 s against 10.1 for the 1M demo's records, the same rows
  * (2026-11-28, docs/performance.md, "The PostgreSQL engine: loads").
  */
+// The columns' "C" collation set aside, as the second vessel's JSON has none.
+const ROW_VESSELS = `LATERAL (SELECT ${['vessel_id', 'vessel_ssvid', 'vessel_name', 'vessel_flag', 'vessel_type', 'vessel_gear_type'].map((c) => `e.${c} COLLATE "default"`).join(', ')}
+      UNION ALL SELECT o.id, o.ssvid, o.name, o.flag, o.type, o.gear_type
+        FROM json_to_record(CASE WHEN json_typeof(e.other_vessel) = 'object' THEN e.other_vessel END) AS o(id text, ssvid text, name text, flag text, type text, gear_type text)
+       WHERE o.id IS NOT NULL) AS v(id, ssvid, name, flag, type, gear_type)`;
+
+/** The identities of the versions' events, grouped per version: the vessel's own and an encounter's second vessel. */
 export function groupedSql(versions: string): string {
   return `SELECT e.version_id, v.id, v.ssvid, v.name, v.flag, v.type, v.gear_type, min(e.start_ts), max(coalesce(e.end_ts, e.start_ts)), count(*)
-    FROM events e, LATERAL (VALUES (e.record->'vessel'), (e.record->'otherVessel')) AS j(vessel),
-      LATERAL json_to_record(CASE WHEN json_typeof(j.vessel) = 'object' THEN j.vessel END) AS v(id text, ssvid text, name text, flag text, type text, gear_type text)
-    WHERE e.version_id = ANY(${versions}) AND v.id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6, 7`;
+    FROM events e, ${ROW_VESSELS}
+    WHERE e.version_id = ANY(${versions}) GROUP BY 1, 2, 3, 4, 5, 6, 7`;
 }
 
 /**
@@ -40,9 +46,8 @@ export function groupedSql(versions: string): string {
  */
 export function identityGroupsSql(source: string, where: string): string {
   return `SELECT v.id, v.ssvid, v.name, v.flag, v.type, v.gear_type, to_char(min(e.start_ts), ${IDENTITY_TIME}), to_char(max(coalesce(e.end_ts, e.start_ts)), ${IDENTITY_TIME}), count(*)::float8
-    FROM ${source} e, LATERAL (VALUES (e.record->'vessel'), (e.record->'otherVessel')) AS j(vessel),
-      LATERAL json_to_record(CASE WHEN json_typeof(j.vessel) = 'object' THEN j.vessel END) AS v(id text, ssvid text, name text, flag text, type text, gear_type text)
-    WHERE ${where} AND v.id IS NOT NULL GROUP BY 1, 2, 3, 4, 5, 6`;
+    FROM ${source} e, ${ROW_VESSELS}
+    WHERE ${where} GROUP BY 1, 2, 3, 4, 5, 6`;
 }
 
 /** Timestamps as text that sorts as they do. */

@@ -7,6 +7,7 @@ import type { IdentityRow, IuuListing, RegistryRecord } from '../../domain/vesse
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
+import { recordOfRow, recordSelect } from './record-columns.ts';
 import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
 import { kindsOf, type ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
@@ -348,21 +349,20 @@ export class PostgresStore extends Catalog implements EventStore {
     });
   }
 
-  async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
-    return (await this.byId(dataset, id, 'entry')) as string | undefined;
-  }
-
   async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
-    // Read as text: pg would parse json itself, and the record is kept exactly as written.
-    const text = (await this.byId(dataset, id, 'record::text')) as string | undefined;
-    return text === undefined ? undefined : (JSON.parse(text) as EventRecord);
+    const row = await this.byId(dataset, id, recordSelect());
+    return row === undefined ? undefined : recordOfRow(row);
   }
 
-  private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown> {
+  async getEntry(dataset: ResolvedDataset, id: string): Promise<string | undefined> {
+    return (await this.byId(dataset, id, 'entry'))?.[0] as string | undefined;
+  }
+
+  private byId(dataset: ResolvedDataset, id: string, select: string): Promise<unknown[] | undefined> {
     if (!storable(id)) return Promise.resolve(undefined);
     const b = new SqlBuilder();
     const where = `id = ${b.param(id)} AND ${this.scope.rowsOf(b, dataset.resolved.versionId)}`;
-    return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE ${where}`, b.params))[0]?.[0]);
+    return this.db.use(async (c) => (await this.db.rows(c, `SELECT ${select} FROM events WHERE ${where}`, b.params))[0]);
   }
 
   /** Refuses further work; the pool belongs to the provider (reloading-store.ts), which ends it. */

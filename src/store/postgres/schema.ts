@@ -2,8 +2,9 @@
 // filters read, typed and in the "C" collation (so ids, flags and region ids sort byte by byte,
 // as DuckDB sorts them and the pages' tie-break needs); the point as PostGIS geometry, from the
 // stored lon/lat; the entry as the client receives it in the `gfw` wire format, written once by
-// the loader; the stored record as JSON for `raw=true`. It distributes unchanged on Citus with
-// vessel_id as the distribution column (docs/deploy.md): no unique key spans other columns.
+// the loader; the rest of the stored record for `raw=true` (record-columns.ts). It distributes
+// unchanged on Citus with vessel_id as the distribution column (docs/deploy.md): no unique key spans
+// other columns.
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
@@ -14,14 +15,16 @@ import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_VESSEL_TABLES } from './vessel-table.ts';
 import { addVersionMarks, VERSION_MARKS } from './lineage.ts';
 import { partitionName } from './bare-tables.ts';
+import { RECORD_COLUMNS, RECORD_JSON_COLUMNS } from './record-columns.ts';
 
 /**
  * 1: the first layout; 2: events partitioned by version; 3: an update's version shares its base's
- * partition (lineage.ts), its rows marked with the versions that added and hid them. A database of
- * another layout is refused (src/store/postgres/versions.ts); `migrate --engine postgres` brings
- * layouts 1 and 2 to 3 (migrate.ts).
+ * partition (lineage.ts), its rows marked with the versions that added and hid them; 4: the stored
+ * record in columns of its own rather than one JSON text beside the entry (record-columns.ts). A
+ * database of another layout is refused (src/store/postgres/versions.ts); `migrate --engine
+ * postgres` brings layouts 1 to 3 to 4 (migrate.ts).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Each dataset version's events are a partition of `events` of their own: a load writes its
@@ -56,21 +59,20 @@ export const EVENT_COLUMNS: readonly (readonly [string, string])[] = [
   ['port_visit_anchorage_id', TEXT],
   ['encounter_type', TEXT],
   ['gap_intentional_disabling', 'boolean'],
-  // json, not jsonb: read back whole, never searched, and jsonb refuses the \u0000 a name may hold.
-  ['record', 'json NOT NULL'],
+  ...RECORD_COLUMNS,
   ['entry', 'text NOT NULL'],
 ];
 
 /**
- * The two texts of an event row, its record and its entry (some 1.1 KB each), make most rows longer
- * than PostgreSQL's 2 KB threshold, so each row's COPY compresses them. lz4 rather than the default
+ * An event row's entry (some 1.1 KB) and, with it, the record's JSON parts can take a row past
+ * PostgreSQL's 2 KB threshold, so each row's COPY compresses them. lz4 rather than the default
  * pglz: 288,544 fishing rows copied in 10.2-10.4 s against 19.4-24.9 into a table 15 % smaller, and
  * a 1M load's partitions 10 % smaller (docs/performance.md, "The PostgreSQL engine: the rows'
  * compression"). Partitions written before (ALTER on the parent does not reach them) get it for
  * the rows written next; their rows keep pglz, and a column holding both is read as either. A
  * server built without lz4 keeps pglz.
  */
-const COMPRESSED_COLUMNS = ['record', 'entry'];
+const COMPRESSED_COLUMNS = [...RECORD_JSON_COLUMNS, 'entry'];
 const COMPRESS_WITH_LZ4 = `DO $$ DECLARE t regclass; BEGIN
   FOR t IN SELECT DISTINCT a.attrelid::regclass FROM pg_attribute a
             WHERE (a.attrelid = 'events'::regclass OR a.attrelid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'events'::regclass))

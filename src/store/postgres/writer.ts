@@ -22,11 +22,12 @@ import { LoadRefused, type LockHolder, type EngineWriter, type Port, type Publis
 import { StagedFile } from './copy-events.ts';
 import { addUpdateRows, hideReplacedRows, type HiddenRows } from './update.ts';
 import { CREATE_SCHEMA, EVENT_COLUMNS, eventPartition, SCHEMA_VERSION } from './schema.ts';
+import { RECORD_JSON_COLUMNS } from './record-columns.ts';
 import { attachPartition, changesPartitionOf, createPartition, dropPartition } from './partitions.ts';
 import type { PoolTask } from './task-pool.ts';
 import { readLayout, readPlacements, readVersions, schemaProblem, tableExists } from './versions.ts';
 import { changesPartitionId, type VersionPlacement } from './lineage.ts';
-import { migrateLayout1, migrateLayout2 } from './migrate.ts';
+import { migrateLayout1, migrateLayout2, migrateLayout3 } from './migrate.ts';
 import { connectionConfig } from './connection.ts';
 
 /** The advisory lock every writer of a database takes (any constant; this spells "vessel"). */
@@ -94,7 +95,7 @@ export class PostgresWriter implements EngineWriter {
    * of versions written before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; split: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
@@ -105,7 +106,10 @@ export class PostgresWriter implements EngineWriter {
       await client.query('BEGIN');
       const writer = new PostgresWriter(client, {}, url);
       const createSchema = () => runSchema(client);
-      const moved = layout === 1 ? await migrateLayout1(client, createSchema) : layout === 2 ? await migrateLayout2(client, createSchema) : (await createSchema(), { versions: 0, rows: 0 });
+      const moved = layout === 1 ? await migrateLayout1(client, createSchema)
+        : layout === 2 ? await migrateLayout2(client, createSchema)
+        : layout === 3 ? await migrateLayout3(client, createSchema)
+        : (await createSchema(), { versions: 0, rows: 0, split: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
       const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions, vessels: vesselVersions } = await writer.writeServingTables();
       if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0 && vesselVersions === 0) {
@@ -429,8 +433,8 @@ export class PostgresWriter implements EngineWriter {
 
 /** The statistics target the events' partitions of changes are analyzed with: a sample of 300 times it. */
 const CHANGES_STATISTICS_TARGET = 10;
-/** Their columns analyzed: every one but the record and the entry, the texts no query filters on. */
-const CHANGES_ANALYZED_COLUMNS = [...EVENT_COLUMNS.map(([name]) => name).filter((name) => name !== 'record' && name !== 'entry'), 'position', 'from_version', 'to_version'].join(', ');
+/** Their columns analyzed: every one but the entry and the record's JSON, the texts no query filters on. */
+const CHANGES_ANALYZED_COLUMNS = [...EVENT_COLUMNS.map(([name]) => name).filter((name) => name !== 'entry' && !RECORD_JSON_COLUMNS.includes(name)), 'position', 'from_version', 'to_version'].join(', ');
 
 /** What CREATE_SCHEMA states: kept in meta by the writer that ran it. */
 const SCHEMA_DDL = createHash('sha256').update(CREATE_SCHEMA.join(';\n')).digest('hex');
