@@ -1,9 +1,8 @@
 // vessel_identities on PostgreSQL: each version's distinct self-reported vessel identities, read
 // from each row's vessel columns and an encounter's second vessel (record-columns.ts). The writer
-// groups them once per version it
-// adds, as the DuckDB loader does (src/store/duckdb/identity-table.ts), so that the Vessels API
-// reads a few rows per vessel rather than parsing every record; a version written before the table
-// is grouped from its records until the next write adds its rows.
+// groups them once per version it adds, as the DuckDB loader does (src/store/duckdb/identity-table.ts),
+// so that the Vessels API reads a few rows per vessel rather than grouping every event; a version
+// written before the table is grouped from its events until the next write adds its rows.
 import type pg from 'pg';
 import { versionsListedIn, versionsMissingFrom } from './version-tables.ts';
 import type { IdentityRow } from '../../domain/vessel-identity.ts';
@@ -24,9 +23,9 @@ export const CREATE_IDENTITY_TABLES = [
  * Each row's vessels (`v`: id, ssvid, name, flag, type, gear_type) of events aliased `e`: its own,
  * from its columns, and an encounter's second, its JSON parsed once (json_to_record): `->>` parses
  * the whole text again for every field, 59.8 s against 10.1 for the 1M demo's records, the same rows
- * (2026-11-28, docs/performance.md, "The PostgreSQL engine: loads").
+ * (2026-11-28, docs/performance.md, "The PostgreSQL engine: loads"). The columns' "C" collation is
+ * set aside, as the second vessel's JSON has none.
  */
-// The columns' "C" collation set aside, as the second vessel's JSON has none.
 const ROW_VESSELS = `LATERAL (SELECT ${['vessel_id', 'vessel_ssvid', 'vessel_name', 'vessel_flag', 'vessel_type', 'vessel_gear_type'].map((c) => `e.${c} COLLATE "default"`).join(', ')}
       UNION ALL SELECT o.id, o.ssvid, o.name, o.flag, o.type, o.gear_type
         FROM json_to_record(CASE WHEN json_typeof(e.other_vessel) = 'object' THEN e.other_vessel END) AS o(id text, ssvid text, name text, flag text, type text, gear_type text)

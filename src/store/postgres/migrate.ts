@@ -34,8 +34,9 @@ export async function migrateLayout1(client: pg.ClientBase, createSchema: () => 
 }
 
 /**
- * Layout 2 to 3: the tables of rows per version gain the versions' marks (lineage.ts), which no row
- * of layout 2 sets, and their index-only scans' indexes are built again to include them.
+ * Layout 2 to 4: the tables of rows per version gain the versions' marks (lineage.ts), which no row
+ * of layout 2 sets, and their index-only scans' indexes are built again to include them; then as
+ * layout 3.
  */
 export async function migrateLayout2(client: pg.ClientBase, createSchema: () => Promise<void>): Promise<{ versions: number; rows: number; split: number }> {
   for (const index of ['events_version_start', 'region_events_key', 'spatial_events_key']) await client.query(`DROP INDEX IF EXISTS ${index}`);
