@@ -9,11 +9,11 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { DISTANCE_FIELDS } from '../../domain/record.ts';
 import { REGION_MEMBERS } from '../../domain/regions.ts';
 import { EVENT_KINDS } from '../../domain/kinds.ts';
 import { type Stage, STAGED_COLUMN, stagedIdentitiesSql } from '../staging.ts';
 import { EVENT_COLUMNS, eventPartition } from './schema.ts';
+import { RECORD_COLUMNS } from './record-columns.ts';
 import { CELL_KEY_SQL } from '../../geo/grid.ts';
 import { sqlText } from '../sql.ts';
 
@@ -57,19 +57,9 @@ const SOURCE: Record<string, string> = {
   port_visit_anchorage_id: STAGED_COLUMN.portVisitAnchorage,
   encounter_type: STAGED_COLUMN.encounterType,
   gap_intentional_disabling: STAGED_COLUMN.gapIntentionalDisabling,
-  // The rest of the stored record (record-columns.ts), as the staged events hold it.
-  seg_id: 'seg_id',
-  lon_min: 'lon_min',
-  lat_min: 'lat_min',
-  lon_max: 'lon_max',
-  lat_max: 'lat_max',
-  ...Object.fromEntries(DISTANCE_FIELDS.map((d) => [d.source, d.source])),
-  vessel_ssvid: 'vessel_ssvid',
-  vessel_name: 'vessel_name',
-  vessel_authorizations: json('vessel_authorizations'),
-  next_port: json('next_port'),
-  other_vessel: json('other_vessel'),
-  info: `CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN ${json(k)}`).join(' ')} END`,
+  // The rest of the stored record (record-columns.ts): each staged column of the same name, the
+  // JSON ones as text, and the kind's block from the staged column named after the kind.
+  ...Object.fromEntries(RECORD_COLUMNS.map(([name, type]) => [name, name === 'info' ? `CASE kind ${EVENT_KINDS.map((k) => `WHEN '${k}' THEN ${json(k)}`).join(' ')} END` : type === 'json' ? json(name) : name])),
   entry: 'entry',
 };
 

@@ -7,7 +7,7 @@ import type { IdentityRow, IuuListing, RegistryRecord } from '../../domain/vesse
 import pg from 'pg';
 import Cursor from 'pg-cursor';
 import type { EventRecord } from '../../domain/record.ts';
-import { recordOfRow, recordSelect } from './record-columns.ts';
+import { recordOfRow, RECORD_SELECT } from './record-columns.ts';
 import { EngineOutOfMemory, Overloaded, QueryTimeout } from '../../query/errors.ts';
 import { kindsOf, type ResolvedDataset } from '../../query/datasets.ts';
 import type { StatsOptionsNormalized } from '../../query/stats.ts';
@@ -350,7 +350,7 @@ export class PostgresStore extends Catalog implements EventStore {
   }
 
   async getRecord(dataset: ResolvedDataset, id: string): Promise<EventRecord | undefined> {
-    const row = await this.byId(dataset, id, recordSelect());
+    const row = await this.byId(dataset, id, RECORD_SELECT);
     return row === undefined ? undefined : recordOfRow(row);
   }
 

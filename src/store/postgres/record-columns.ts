@@ -5,7 +5,7 @@
 // keys; COPY wrote and compressed it for every row, and an update moved it with every row it hid
 // (docs/performance.md, "The PostgreSQL engine: the record in columns").
 import { recordFromRow, RECORD_ROW_COLUMNS } from '../record-row.ts';
-import type { EventRecord } from '../../domain/record.ts';
+import { DISTANCE_FIELDS, type EventRecord } from '../../domain/record.ts';
 
 /**
  * The record's columns that the filters' columns (schema.ts) leave out. The nested parts are JSON
@@ -17,10 +17,7 @@ export const RECORD_COLUMNS: readonly (readonly [string, string])[] = [
   ['lat_min', 'double precision'],
   ['lon_max', 'double precision'],
   ['lat_max', 'double precision'],
-  ['start_distance_from_shore_km', 'double precision'],
-  ['end_distance_from_shore_km', 'double precision'],
-  ['start_distance_from_port_km', 'double precision'],
-  ['end_distance_from_port_km', 'double precision'],
+  ...DISTANCE_FIELDS.map((d) => [d.source, 'double precision'] as const),
   ['vessel_ssvid', 'text'],
   ['vessel_name', 'text'],
   ['vessel_authorizations', 'json'],
@@ -37,9 +34,8 @@ export const RECORD_JSON_COLUMNS = RECORD_COLUMNS.filter(([, type]) => type === 
 
 const MILLISECONDS = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::float8`;
 
-/** The SELECT list of a row's record, for recordOfRow; `alias` prefixes the columns (`e.`). */
-export const recordSelect = (alias = ''): string =>
-  [...RECORD_ROW_COLUMNS, 'info'].map((c) => (c === 'start_ms' ? MILLISECONDS(`${alias}start_ts`) : c === 'end_ms' ? MILLISECONDS(`${alias}end_ts`) : `${alias}${c}`)).join(', ');
+/** The SELECT list of a row's record, for recordOfRow. */
+export const RECORD_SELECT = [...RECORD_ROW_COLUMNS, 'info'].map((c) => (c === 'start_ms' ? MILLISECONDS('start_ts') : c === 'end_ms' ? MILLISECONDS('end_ts') : c)).join(', ');
 
 /** The record of a row of recordSelect (pg parses json and text[] into JS values). */
 export const recordOfRow = (row: readonly unknown[]): EventRecord => recordFromRow(row, (at) => row[at]);
