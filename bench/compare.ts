@@ -6,10 +6,11 @@
 // engines and both peers are timed in one run. Every other engine's ids and totals are checked
 // against the first service's. Reports p50/p95 per engine, the first service's ratio to the better
 // peer, and the machine's load average during each class (the machine is shared).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { BIN, log, rssMiB, startServer } from './server.ts';
+import { freeResultsStem } from './results-file.ts';
 import { duckdbPeer, loadedDatabase, parquetFiles, postgresMissing, postgresPeer, type Answer, type Peer, type PeerQuery } from './peers.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { parseGeometry } from '../src/geo/geojson.ts';
@@ -221,9 +222,7 @@ export async function compareWithPeers(options: CompareOptions): Promise<void> {
   ].join('\n');
   console.log(table);
   if (!options.quick && !options.only) {
-    const outDir = join(import.meta.dirname, 'results');
-    mkdirSync(outDir, { recursive: true });
-    const stem = join(outDir, `${date.slice(0, 10)}-${events}-peers${options.engine === 'postgres' ? '-postgres' : ''}`);
+    const stem = freeResultsStem(`${date.slice(0, 10)}-${events}-peers${options.engine === 'postgres' ? '-postgres' : ''}`);
     writeFileSync(`${stem}.json`, `${JSON.stringify({ date, events, seed, samples, engines, classes: report, servicePeakMiB }, null, 2)}\n`);
     writeFileSync(`${stem}.md`, `${table}\n`);
     log(`written ${stem}.json and .md`);

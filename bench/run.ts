@@ -8,15 +8,15 @@
 // --engine postgres serves the same demo data from PostgreSQL (a cluster of the benchmark's own in
 // bench/cache, loaded by the project's loader), and the bare engine is the same store's SQL there.
 import autocannon from 'autocannon';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { httpClient } from './http-client.ts';
 import { warmUp } from './warm-up.ts';
 import { demoDatabase, log, peakTracker, rssMiB, startServer } from './server.ts';
 import { entriesOfList, receiveBulk } from './bulk-receive.ts';
+import { freeResultsStem } from './results-file.ts';
 import { Random } from '../src/data/demo/random.ts';
 import { normalizeEventQuery, normalizeListQuery, normalizeSingleDataset } from '../src/query/normalize.ts';
 import { normalizeStatsOptions, StatsPostBodySchema } from '../src/query/stats.ts';
@@ -331,9 +331,7 @@ try {
   console.log(table);
   // A partial run (--only) is printed, never written as the results of the size.
   if (!args.only) {
-    const outDir = join(import.meta.dirname, 'results');
-    mkdirSync(outDir, { recursive: true });
-    const stem = join(outDir, `${result.date.slice(0, 10)}-${events}${args.engine === 'postgres' ? '-postgres' : ''}${quick ? '-quick' : ''}`);
+    const stem = freeResultsStem(`${result.date.slice(0, 10)}-${events}${args.engine === 'postgres' ? '-postgres' : ''}${quick ? '-quick' : ''}`);
     writeFileSync(`${stem}.json`, `${JSON.stringify(result, null, 2)}\n`);
     writeFileSync(`${stem}.md`, `${table}\n`);
     log(`written ${stem}.json and .md`);
