@@ -13,15 +13,16 @@
 // database, drawn from --rows; with --database-url, the same on an existing PostgreSQL database
 // (which has no compaction: an update there writes its rows into its lineage's partition of changes). Results go to
 // bench/results/<date>-data-<events>.json (-update-<N>[-x<count>][-postgres-<events>] for those runs;
-// a name already taken that day gets the time of day, -HHMMSS).
+// a name already taken gets -2, -3..., bench/results-file.ts).
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import pg from 'pg';
 import { sqlText } from '../src/store/sql.ts';
+import { freeResultsStem } from './results-file.ts';
 
 /** Where updates are applied: a DuckDB file, or a PostgreSQL database. */
 type Target = { db: string } | { url: string };
@@ -79,12 +80,9 @@ async function timed(args: string[], disk?: { dir: string; prefix: string }): Pr
 const sizeOf = (path: string) => statSync(path).size;
 const machine = () => ({ cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version });
 
+/** Writes `name`.json, beside a result of the same name rather than over it (results-file.ts). */
 function write(name: string, result: unknown): void {
-  mkdirSync(join(import.meta.dirname, 'results'), { recursive: true });
-  // A result already written under this name the same day (a second run, or another cluster of as
-  // many events) is kept: this one takes the time of day in its name.
-  const named = join(import.meta.dirname, 'results', name);
-  const file = existsSync(named) ? named.replace(/\.json$/, `-${new Date().toISOString().slice(11, 19).replace(/:/g, '')}.json`) : named;
+  const file = `${freeResultsStem(name)}.json`;
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
   console.log(`written ${file}`);
@@ -192,7 +190,7 @@ async function loadBudgets(): Promise<void> {
     generateThenLoadSeconds: Math.round((generate.seconds + load.seconds) * 10) / 10,
     ...(values.update ? { update: await updates({ db: filesDb }, kinds[0]!, Number(values.update)) } : {}),
   };
-  write(`${result.date.slice(0, 10)}-data-${events}.json`, result);
+  write(`${result.date.slice(0, 10)}-data-${events}`, result);
 }
 
 /**
@@ -232,7 +230,7 @@ try {
     // catalogues of other sizes the same day are kept apart.
     const held = 'url' in target ? await latestRows(target.url) : undefined;
     const result = { date: new Date().toISOString(), machine: machine(), database: values.db ?? 'PostgreSQL', ...(held === undefined ? {} : { events: held }), update: await updates(target, values.rows!, Number(values.update)) };
-    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}${held === undefined ? '' : `-postgres-${held}`}.json`, result);
+    write(`${result.date.slice(0, 10)}-data-update-${values.update}${values.updates === '3' ? '' : `-x${values.updates}`}${held === undefined ? '' : `-postgres-${held}`}`, result);
   } else {
     await loadBudgets();
   }

@@ -1,9 +1,9 @@
-// Where a run writes its results: bench/results/<name>.json and .md, or <name>-2, -3... when a run
-// of the same day and size is there already, so a second run never overwrites the first.
+// Where a run writes its results: bench/results/<name>.json (and .md), or <name>-2, -3... when a
+// run of the same name is there already, so a second run never overwrites the first.
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const RESULTS_DIR = join(import.meta.dirname, 'results');
+const RESULTS_DIR = join(import.meta.dirname, 'results');
 
 /** The first free results stem for `name` (no extension): its .json and .md are both unused. */
 export function freeResultsStem(name: string): string {

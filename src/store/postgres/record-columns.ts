@@ -37,5 +37,5 @@ const MILLISECONDS = (ts: string) => `floor(extract(epoch FROM ${ts}) * 1000)::f
 /** The SELECT list of a row's record, for recordOfRow. */
 export const RECORD_SELECT = [...RECORD_ROW_COLUMNS, 'info'].map((c) => (c === 'start_ms' ? MILLISECONDS('start_ts') : c === 'end_ms' ? MILLISECONDS('end_ts') : c)).join(', ');
 
-/** The record of a row of recordSelect (pg parses json and text[] into JS values). */
+/** The record of a row of RECORD_SELECT (pg parses json and text[] into JS values). */
 export const recordOfRow = (row: readonly unknown[]): EventRecord => recordFromRow(row, (at) => row[at]);
