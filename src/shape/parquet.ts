@@ -1,4 +1,4 @@
-// A list page as GeoParquet (`format=parquet`, docs/api.md, "Formats"). A Parquet file ends with its
+// A list page as GeoParquet (`format=parquet`, docs/api.md, "Analyst formats"). A Parquet file ends with its
 // schema and the place of every row group, so the page is written whole before its first byte is
 // sent: the stored entries go to an NDJSON file, the embedded engine converts it (src/store), and
 // the file is streamed with its length, then removed. Both files live in the system's temporary

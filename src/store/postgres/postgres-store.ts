@@ -282,8 +282,8 @@ export class PostgresStore extends Catalog implements EventStore {
 
   /**
    * The total and the page at once, on two connections, where the pool has two to spare: the page
-   * no longer waits for the count (docs/performance.md, "The PostgreSQL engine: a list's total and
-   * page at once"). Only spare connections are taken so: a request that held its page's connection
+   * no longer waits for the count (docs/performance.md, "The PostgreSQL engine:
+   * pages"). Only spare connections are taken so: a request that held its page's connection
    * while waiting for a second could wait forever on others doing the same. Otherwise the total,
    * then the page, on one connection at a time.
    */

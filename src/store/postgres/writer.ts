@@ -474,8 +474,8 @@ async function takeWriterLock(client: pg.Client, onWait?: (holder: LockHolder) =
   // Asked again and again rather than waited for in one statement: a statement waiting holds a
   // snapshot, and while it does, the other writer's VACUUM cannot mark the pages it just wrote as
   // visible to all, so counts and pages read the table where the index would do (the benchmark's 1M
-  // demo had 123,412 of 190,139 pages marked; docs/performance.md, "The PostgreSQL engine: deep
-  // pages on the index").
+  // demo had 123,412 of 190,139 pages marked; docs/performance.md, "The PostgreSQL engine:
+  // pages").
   while (!(await tryLock())) {
     await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
   }
