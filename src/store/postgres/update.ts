@@ -141,7 +141,7 @@ export async function addUpdateRows(client: pg.ClientBase, staged: StagedFile, h
   const stagedIds = new Map(stagedVersions.map((v) => [v.versionId, targets.find((t) => t.kind === v.kind)!.versionId]));
   // The rows added, copied to the update's working table under their lineage's id, then from there
   // to its partition of changes: everything made from them reads them there, where reading them
-  // back by their ids took 1.0-1.8 s of a 50,000-row update at 10M (docs/performance.md, "The
+  // back by their ids took 1.4 s of a 50,000-row update at 1M (docs/performance.md, "The
   // PostgreSQL engine: updates"). Their texts compressed as the partition's are, so they move as they are.
   await client.query('CREATE TEMP TABLE update_added (LIKE events INCLUDING GENERATED INCLUDING COMPRESSION) ON COMMIT DROP');
   await staged.copyEvents(client, stagedIds, { shared: new Map(layered.map((v) => [v.versionId, v.partition])), into: 'update_added' });
