@@ -3,11 +3,10 @@
 // the document cited, or a bold run-in title of one of its paragraphs, so a section cannot be
 // renamed or dropped while something still sends readers to it.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
-
-const ROOT = join(import.meta.dirname, '../..');
+import { PROJECT_ROOT, projectFiles } from '../helpers/project-files.ts';
 
 /** A citation: the document and the title it names. */
 interface Citation { doc: string; title: string }
@@ -16,7 +15,7 @@ interface Citation { doc: string; title: string }
  * Titles a document can be cited by: each heading, its part before a colon when it has one
  * ("Growth" for "Growth: 1M, 10M, 50M, and what 10^8 would take"), and each bold run-in title.
  */
-export function titlesOf(markdown: string): Set<string> {
+function titlesOf(markdown: string): Set<string> {
   const titles = new Set<string>();
   for (const m of markdown.matchAll(/^#+ (.+)$/gm)) {
     const heading = m[1]!.trim();
@@ -37,7 +36,7 @@ function joinedLines(text: string): string {
  * The citations in a file's text: `<name>.md, "Title"` (or `<name>.md ("Title"`) anywhere, and in
  * `ownDoc`, the document itself, a bare `("Title"`.
  */
-export function citationsIn(text: string, ownDoc?: string): Citation[] {
+function citationsIn(text: string, ownDoc?: string): Citation[] {
   const joined = joinedLines(text);
   const found: Citation[] = [];
   for (const m of joined.matchAll(/\b([a-z][a-z-]*)\.md,? \(?"([^"]+)"/g)) found.push({ doc: `${m[1]}.md`, title: m[2]! });
@@ -45,11 +44,6 @@ export function citationsIn(text: string, ownDoc?: string): Citation[] {
     for (const m of joined.matchAll(/(?<!\.md,? )\("([A-Z][^"]+)"/g)) found.push({ doc: ownDoc, title: m[1]! });
   }
   return found;
-}
-
-function files(path: string): string[] {
-  if (statSync(path).isFile()) return [path];
-  return readdirSync(path).flatMap((name) => (['node_modules', 'cache', 'results'].includes(name) ? [] : files(join(path, name))));
 }
 
 test('citationsIn reads the forms the project writes, across comment lines', () => {
@@ -66,17 +60,15 @@ test('titlesOf knows headings, their parts before a colon and bold run-in titles
 });
 
 test('every section the code and the docs cite exists in the document cited', () => {
-  const docs = new Map(readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => [f, titlesOf(readFileSync(join(ROOT, 'docs', f), 'utf8'))]));
+  const docs = new Map(readdirSync(join(PROJECT_ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => [f, titlesOf(readFileSync(join(PROJECT_ROOT, 'docs', f), 'utf8'))]));
   const broken: string[] = [];
   let checked = 0;
-  for (const file of ['README.md', 'docs', 'src', 'bench', 'deploy', 'test', 'bin'].flatMap((p) => files(join(ROOT, p)))) {
-    if (!/\.(md|ts|mjs|js|sh)$/.test(file)) continue;
-    const name = relative(ROOT, file);
+  for (const name of projectFiles(['README.md', 'docs', 'src', 'bench', 'deploy', 'test', 'bin'], /\.(md|ts|mjs|js|sh)$/)) {
     // This file's examples are citations of made-up sections.
     if (name === 'test/unit/doc-references.test.ts') continue;
     // performance.md alone cites its own sections bare; elsewhere a quoted capitalised phrase in
     // brackets may be a button's label ("Try it out").
-    for (const c of citationsIn(readFileSync(file, 'utf8'), name === 'docs/performance.md' ? 'performance.md' : undefined)) {
+    for (const c of citationsIn(readFileSync(join(PROJECT_ROOT, name), 'utf8'), name === 'docs/performance.md' ? 'performance.md' : undefined)) {
       checked++;
       const titles = docs.get(c.doc);
       if (!titles) broken.push(`${name}: ${c.doc} is not in docs/`);
