@@ -123,15 +123,15 @@ export async function migrateDatabase(dbPath: string, onWait?: (holder: LockHold
 }
 
 /** Moves a PostgreSQL database of layout 1 to this version's layout (postgres/migrate.ts), in one transaction. */
-export async function migratePostgresDatabase(url: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; versions: number; rows: number; split: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number }> {
-  const { writer, from, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions } = await PostgresWriter.migrating(url, onWait);
+export async function migratePostgresDatabase(url: string, onWait?: (holder: LockHolder) => void): Promise<{ from: number; to: number; versions: number; rows: number; split: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number; regionMonthVersions: number }> {
+  const { writer, from, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions, regionMonthVersions } = await PostgresWriter.migrating(url, onWait);
   try {
     await writer.commit();
   } catch (e) {
     await writer.abandon();
     throw e;
   }
-  return { from, to: POSTGRES_LAYOUT, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions };
+  return { from, to: POSTGRES_LAYOUT, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions, regionMonthVersions };
 }
 
 /**

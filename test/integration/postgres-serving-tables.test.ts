@@ -24,6 +24,7 @@ import { planMonthStats } from '../../src/store/month-stats-plan.ts';
 import { REGION_TABLE_LAYERS, regionPlan } from '../../src/store/region-plan.ts';
 import { compileSearch, compileWhere } from '../../src/store/postgres/compile.ts';
 import { readRegionTableVersions } from '../../src/store/postgres/region-table.ts';
+import { readRegionMonthVersions, wholeMonths } from '../../src/store/postgres/region-months.ts';
 import { REGION_CHANGES, SPATIAL_CHANGES, VESSEL_CHANGES, type ChangeTables } from '../../src/store/postgres/change-tables.ts';
 import { readVesselTableVersions } from '../../src/store/postgres/vessel-table.ts';
 import { writeMissingServingTables } from '../../src/store/postgres/serving-tables.ts';
@@ -122,6 +123,71 @@ async function regionDifferences(url: string): Promise<number> {
     const table = `SELECT version_id, member::text, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type FROM ${apart.regions('member, region, start_ts, id, end_ts, kind, vessel_flag, vessel_type')} r`;
     return Number((await c.query(`${apart.events} SELECT count(*) FROM ((${table} EXCEPT ALL (${fromEvents})) UNION ALL ((${fromEvents}) EXCEPT ALL ${table})) d`)).rows[0].count);
   });
+}
+
+/**
+ * Rows of region_months (src/store/postgres/region-months.ts) that differ from region_events' own
+ * rows counted by partition, layer, region, month, flag and marks, plus the versions listed by one
+ * table and not the other: none when they agree.
+ */
+async function regionMonthDifferences(url: string): Promise<number> {
+  return onClient(url, async (c) => {
+    const key = 'version_id, member, region, month, vessel_flag, from_version, to_version';
+    const table = `SELECT ${key}, sum(n) FROM region_months GROUP BY ${key}`;
+    const rows = `SELECT ${key}, count(*) FROM (SELECT *, date_trunc('month', start_ts)::date AS month FROM region_events) r GROUP BY ${key}`;
+    const differing = Number((await c.query(`SELECT count(*) FROM ((${table} EXCEPT ALL ${rows}) UNION ALL (${rows} EXCEPT ALL ${table})) d`)).rows[0].count);
+    const lists = Number((await c.query(`SELECT count(*) FROM ((SELECT version_id FROM region_versions EXCEPT SELECT version_id FROM region_month_versions)
+      UNION ALL (SELECT version_id FROM region_month_versions EXCEPT SELECT version_id FROM region_versions)) d`)).rows[0].count);
+    return differing + lists;
+  });
+}
+
+/**
+ * Random region totals at every version of fishing over windows of whole months (and some not),
+ * with flags or without, as a store reads them: the same as counted on each version's events.
+ * Resolves to how many were summed by month (region-months.ts).
+ */
+async function regionTotalsAgree(url: string, r: Random, queries: number): Promise<number> {
+  const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+  try {
+    const store = stores.current();
+    const at = { catalog: store, access: { canRead: () => true } };
+    return await onClient(url, async (c) => {
+      const tags = (await c.query(`SELECT version FROM dataset_versions WHERE kind = 'fishing' ORDER BY version_id`)).rows.map((row) => row.version as string);
+      const regions = (await c.query(`SELECT DISTINCT member, region FROM region_events`)).rows as { member: string; region: string }[];
+      const datasetOf = Object.fromEntries(REGION_MEMBERS.map((m) => [m.member, m.dataset]));
+      const monthVersions = await readRegionMonthVersions(c);
+      const apart = await versionRows(c);
+      let summed = 0;
+      for (let i = 0; i < queries; i++) {
+        const region = r.pick(regions);
+        const filters: EventFilters = { datasets: [`public-global-fishing-events:${r.pick(tags)}`], regions: [{ dataset: datasetOf[region.member]!, id: region.region }] };
+        if (r.chance(0.8)) wholeMonthWindow(r, filters);
+        else randomWindow(r, filters, 0.7);
+        if (r.chance(0.5)) filters.flags = Array.from({ length: r.int(1, 2) }, () => r.pick(['CHN', 'ESP', 'TWN', 'KOR', 'USA', 'ZZZ', 'YYY']));
+        if (r.chance(0.1)) filters.timeFilterMode = 'START-DATE';
+        const list = await normalizeListQuery(filters, { limit: 1, offset: 0, sort: '+start' }, at);
+        const where = compileWhere(list, OWN_PARTITIONS);
+        const expected = Number((await c.query({ text: `${apart.events} SELECT count(*) FROM events WHERE ${where.sql}`, values: where.params })).rows[0].count);
+        assert.equal(await store.count(list), expected, JSON.stringify(filters));
+        const plan = regionPlan(list, await readRegionTableVersions(c));
+        if (plan && list.datasets.every((d) => monthVersions.has(d.resolved.versionId)) && wholeMonths(plan.others)) summed++;
+      }
+      return summed;
+    });
+  } finally {
+    await stores.close();
+  }
+}
+
+/** A window of whole months, or of a year as the web app asks, sometimes open at one end. */
+function wholeMonthWindow(r: Random, filters: EventFilters): void {
+  const year = r.int(2017, 2024);
+  const month = r.int(0, 11);
+  const start = r.chance(0.5) ? Date.UTC(year, 0, 1) : Date.UTC(year, month, 1);
+  const end = Date.UTC(new Date(start).getUTCFullYear(), new Date(start).getUTCMonth() + r.int(1, 30), 1);
+  if (r.chance(0.9)) filters.startDate = new Date(start).toISOString().slice(0, 10);
+  if (r.chance(0.9)) filters.endDate = new Date(end).toISOString().slice(0, 10);
 }
 
 /** Rows of spatial_events that differ from the events' positions and cells (src/geo/grid.ts cellKey): none when they agree. */
@@ -252,6 +318,8 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
     assert.equal(await rollupDifferences(url), 0);
     assert.deepEqual([...await onClient(url, readRegionTableVersions)].sort(), loaded.sort());
     assert.equal(await regionDifferences(url), 0);
+    assert.deepEqual([...await onClient(url, readRegionMonthVersions)].sort(), loaded.sort());
+    assert.equal(await regionMonthDifferences(url), 0);
     assert.deepEqual([...await onClient(url, readSpatialTableVersions)].sort(), loaded.sort());
     assert.equal(await spatialDifferences(url), 0);
     assert.deepEqual([...await onClient(url, readVesselTableVersions)].sort(), loaded.sort());
@@ -343,6 +411,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       }
     });
     assert.ok(answered > 100, `only ${answered} of 200 region lists were answered from region_events`);
+    assert.ok(await regionTotalsAgree(url, r, 200) > 100, 'fewer than 100 of 200 region totals summed by month');
   });
 
   test('300 random statistics the rollups answer: the same as counted on events', async () => {
@@ -376,7 +445,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
     const olderUrl = (older.database as { url: string }).url;
     try {
       await onClient(olderUrl, async (c) => {
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions', 'vessel_versions']) await c.query(`DELETE FROM ${table}`);
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions', 'vessel_versions', 'region_months', 'region_month_versions']) await c.query(`DELETE FROM ${table}`);
         for (const { name } of (await c.query(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent IN ('region_events'::regclass, 'spatial_events'::regclass, 'vessel_events'::regclass)`)).rows) await c.query(`DROP TABLE ${name as string}`);
       });
       const before = await statsOf(olderUrl);
@@ -398,6 +467,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       assert.ok(await vesselsOutOfOrder(olderUrl) < 0.02);
       assert.equal(await spatialDifferences(olderUrl), 0);
       assert.equal(await regionDifferences(olderUrl), 0);
+      assert.equal(await regionMonthDifferences(olderUrl), 0);
       assert.equal(rollupVersions, (await onClient(olderUrl, readStatsRollupVersions)).size);
       assert.ok(rollupVersions >= 5);
       assert.equal(await rollupDifferences(olderUrl), 0);
@@ -416,7 +486,7 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       await dropVersion(copy.database, 'public-global-gaps-events', 'gap', gaps.version);
       await onClient(copyUrl, async (c) => {
         assert.deepEqual((await c.query(`SELECT to_regclass($1) AS r, to_regclass($2) AS s, to_regclass($3) AS v`, [`region_events_v${gaps.version_id}`, `spatial_events_v${gaps.version_id}`, `vessel_events_v${gaps.version_id}`])).rows, [{ r: null, s: null, v: null }]);
-        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions', 'vessel_versions']) {
+        for (const table of ['stats_flag_months', 'stats_vessel_months', 'stats_month_versions', 'region_versions', 'spatial_versions', 'vessel_versions', 'region_months', 'region_month_versions']) {
           assert.equal(Number((await c.query(`SELECT count(*) FROM ${table} WHERE version_id = $1`, [gaps.version_id])).rows[0].count), 0, table);
         }
       });
@@ -434,6 +504,8 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       assert.equal(versions.size, 5, 'the four versions left and the update\'s');
       assert.equal(await rollupDifferences(copyUrl), 0);
       assert.equal(await regionDifferences(copyUrl), 0);
+      assert.equal(await regionMonthDifferences(copyUrl), 0);
+      assert.ok(await regionTotalsAgree(copyUrl, new Random(7), 40) > 15, 'after one update');
       // The rows by region, by place and by vessel the update added are in region_added,
       // spatial_added and vessel_added, those it hid in the _hidden tables, each as the table
       // beside them has it; region_events, spatial_events and vessel_events are not written.
@@ -468,6 +540,8 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       writeFileSync(rows, `${JSON.stringify({ ...changed, event_vessels: [{ ...vessels[0], flag: 'YYY' }, ...vessels.slice(1)] })}\n`);
       await loadFiles([{ path: rows, format: 'ndjson' }], { database: copy.database, version: 'v3', source: 'test', kind: 'fishing', update: { removals: [] } });
       assert.equal(await regionDifferences(copyUrl), 0);
+      assert.equal(await regionMonthDifferences(copyUrl), 0);
+      assert.ok(await regionTotalsAgree(copyUrl, new Random(8), 40) > 15, 'after two updates');
       assert.equal(await spatialDifferences(copyUrl), 0);
       assert.equal(await vesselDifferences(copyUrl), 0);
       await onClient(copyUrl, async (c) => {
@@ -513,9 +587,12 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
         });
       }
       const agree = async (step: string) => {
-        for (const [name, differences] of [['rollups', rollupDifferences], ['regions', regionDifferences], ['places', spatialDifferences], ['vessels', vesselDifferences], ['identities', identityDifferences]] as const) {
+        for (const [name, differences] of [['rollups', rollupDifferences], ['regions', regionDifferences], ['regions by month', regionMonthDifferences], ['places', spatialDifferences], ['vessels', vesselDifferences], ['identities', identityDifferences]] as const) {
           assert.equal(await differences(copyUrl), 0, `${name} ${step}`);
         }
+        // Every version of the updated lineage, its rows by month marked as its rows by region are.
+        const summed = await regionTotalsAgree(copyUrl, new Random(step.length), 40);
+        assert.ok(summed > 15, `${step}: only ${summed} of 40 region totals summed by month`);
       };
       await agree('compacted');
       await assert.rejects(compactPostgresDatabase(copyUrl), /nothing to compact/);

@@ -172,9 +172,9 @@ export const migrateCommand: Command = {
     const database = databaseOption(flags);
     if (database.engine === 'postgres') {
       try {
-        const { from, to, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions } = await migratePostgresDatabase(database.url, waitingNotice);
+        const { from, to, versions, rows, split, rollupVersions, regionVersions, spatialVersions, vesselVersions, regionMonthVersions } = await migratePostgresDatabase(database.url, waitingNotice);
         const records = `the records of ${counted(split, 'event')} in columns of their own`;
-        if (from === to) console.log(`wrote the statistics rollups of ${counted(rollupVersions, 'version')}, the rows by region (region totals) of ${counted(regionVersions, 'version')}, the rows by place (polygon queries) of ${counted(spatialVersions, 'version')} and the rows by vessel (vessel histories) of ${counted(vesselVersions, 'version')} of the PostgreSQL database`);
+        if (from === to) console.log(`wrote the statistics rollups of ${counted(rollupVersions, 'version')}, the rows by region (region totals) of ${counted(regionVersions, 'version')}, the rows by place (polygon queries) of ${counted(spatialVersions, 'version')}, the rows by vessel (vessel histories) of ${counted(vesselVersions, 'version')} and the region totals by month of ${counted(regionMonthVersions, 'version')} of the PostgreSQL database`);
         else if (from === 3) console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${records}`);
         else if (from === 2) console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: the rows' version marks added and their indexes built again, ${records}`);
         else console.log(`migrated the PostgreSQL database from layout ${from} to ${to}: ${counted(rows, 'event')} in ${counted(versions, 'version')}, a partition each, with their statistics rollups and rows by region, by place and by vessel, ${records}`);

@@ -116,14 +116,19 @@ export class ChangeTables {
    * versions; for a version whose lineage was updated, plus the rows added and less those hidden:
    * three index-only counts (the hidden rows' condition inside one count made it a lookup per row).
    * A compile.ts CompiledSql, named by its shape: compile.ts reaches this module through schema.ts.
+   * `ownCount`: the count of the table's own rows meeting `rows()` (the condition, rendered at its
+   * first call: a parameter in no statement has no type), where something else counts them too
+   * (region-months.ts).
    */
-  countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string): { sql: string; params: unknown[] } {
+  countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string, ownCount?: (b: SqlBuilder, rows: () => string) => string): { sql: string; params: unknown[] } {
     const b = new SqlBuilder();
-    const rows = where(b, scope);
-    if (!readsUpdates(conditions, scope, updatedLineages)) return { sql: `SELECT count(*)::float8 FROM ${this.of.table} WHERE ${rows}`, params: b.params };
+    let rendered: string | undefined;
+    const rows = () => (rendered ??= where(b, scope));
+    const own = ownCount ? ownCount(b, rows) : `(SELECT count(*) FROM ${this.of.table} WHERE ${rows()})`;
+    if (!readsUpdates(conditions, scope, updatedLineages)) return { sql: `SELECT (${own})::float8`, params: b.params };
     const hidden = where(b, scope.hiddenRows());
     return {
-      sql: `SELECT ((SELECT count(*) FROM ${this.of.table} WHERE ${rows}) + (SELECT count(*) FROM ${this.added} WHERE ${rows}) - (SELECT count(*) FROM ${this.hidden} WHERE ${hidden}))::float8`,
+      sql: `SELECT (${own} + (SELECT count(*) FROM ${this.added} WHERE ${rows()}) - (SELECT count(*) FROM ${this.hidden} WHERE ${hidden}))::float8`,
       params: b.params,
     };
   }

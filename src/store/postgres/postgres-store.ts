@@ -182,6 +182,8 @@ export class PostgresStore extends Catalog implements EventStore {
   private readonly regionTableVersions: ReadonlySet<number>;
   /** The lineages whose updates added and hid rows by region (change-tables.ts). */
   private readonly regionUpdatedLineages: ReadonlySet<number>;
+  /** The versions whose rows of region_events are counted by month (region-months.ts). */
+  private readonly regionMonthVersions: ReadonlySet<number>;
   /** The versions spatial_events holds (spatial-table.ts). */
   private readonly spatialTableVersions: ReadonlySet<number>;
   /** The lineages whose updates added and hid rows by place (change-tables.ts). */
@@ -201,6 +203,7 @@ export class PostgresStore extends Catalog implements EventStore {
     this.statsRollupVersions = contents.statsRollupVersions;
     this.regionTableVersions = contents.regionTableVersions;
     this.regionUpdatedLineages = contents.regionUpdatedLineages;
+    this.regionMonthVersions = contents.regionMonthVersions;
     this.spatialTableVersions = contents.spatialTableVersions;
     this.spatialUpdatedLineages = contents.spatialUpdatedLineages;
     this.vesselTableVersions = contents.vesselTableVersions;
@@ -236,7 +239,7 @@ export class PostgresStore extends Catalog implements EventStore {
       return { count: () => vesselCountSql(query, this.servingScope, this.vesselUpdatedLineages), page: (list) => vesselPageSql(list, this.servingScope, this.vesselUpdatedLineages) ?? onEvents.page(list) };
     }
     const region = regionPlan(query, this.regionTableVersions);
-    if (region) return { count: () => regionCountSql(region, this.servingScope, this.regionUpdatedLineages), page: (list) => regionPageSql(region, list, this.servingScope, this.regionUpdatedLineages) ?? onEvents.page(list) };
+    if (region) return { count: () => regionCountSql(region, this.servingScope, this.regionUpdatedLineages, this.regionMonthVersions), page: (list) => regionPageSql(region, list, this.servingScope, this.regionUpdatedLineages) ?? onEvents.page(list) };
     const spatial = spatialConditions(query, this.spatialTableVersions);
     if (spatial) return { count: () => spatialCountSql(spatial, this.servingScope, this.spatialUpdatedLineages), page: (list) => spatialPageSql(spatial, list, this.servingScope, this.spatialUpdatedLineages) };
     return onEvents;

@@ -10,13 +10,27 @@ import type { VersionScope } from './lineage.ts';
 import { heldBranches } from './held-branches.ts';
 import { renderCondition } from './render-plan.ts';
 import { REGION_CHANGES } from './change-tables.ts';
+import { regionMonthsSum, wholeMonths } from './region-months.ts';
 
 const regionWhere = (b: SqlBuilder, plan: RegionPlan, others: readonly Condition[], scope: VersionScope) =>
   [`member = ${b.param(plan.region.member)}`, `region = ${b.param(plan.region.id)}`, ...others.map((c) => renderCondition(b, c, scope))].join(' AND ');
 
-/** The query's total, counted on the region's rows (change-tables.ts countSql). */
-export function regionCountSql(plan: RegionPlan, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
-  return REGION_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => regionWhere(b, plan, plan.others, versions));
+/**
+ * The query's total, counted on the region's rows (change-tables.ts countSql); where every version
+ * is counted in region_months and the window has whole months, those months' rows of region_events
+ * summed there and only the rows at the window's edges counted (region-months.ts).
+ */
+export function regionCountSql(plan: RegionPlan, scope: VersionScope, updatedLineages: ReadonlySet<number>, monthVersions: ReadonlySet<number>): CompiledSql {
+  const months = plan.others.some((c) => c.is === 'oneOf' && c.field === 'version' && c.values.every((v) => monthVersions.has(Number(v)))) ? wholeMonths(plan.others) : undefined;
+  const ownCount = months && ((b: SqlBuilder, rows: () => string) => {
+    const counted = months.counted.map((c) => renderCondition(b, c, scope)).join(' AND ');
+    const edges = [
+      ...(months.from !== undefined ? [renderCondition(b, { is: 'before', field: 'start', ms: months.from }, scope)] : []),
+      ...(months.to !== undefined ? [renderCondition(b, { is: 'atOrAfter', field: 'start', ms: months.to }, scope)] : []),
+    ];
+    return `(${[regionMonthsSum(b, plan.region.member, plan.region.id, months, counted), ...edges.map((edge) => `(SELECT count(*) FROM region_events WHERE ${rows()} AND ${edge})`)].join(' + ')})`;
+  });
+  return REGION_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => regionWhere(b, plan, plan.others, versions), ownCount);
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Field } from '../../query/plan.ts';
 import { CREATE_IDENTITY_TABLES } from './identity-table.ts';
 import { CREATE_STATS_ROLLUPS } from './stats-rollups.ts';
 import { CREATE_REGION_TABLES } from './region-table.ts';
+import { CREATE_REGION_MONTHS } from './region-months.ts';
 import { CHANGE_TABLES } from './change-tables.ts';
 import { CREATE_SPATIAL_TABLES } from './spatial-table.ts';
 import { CREATE_VESSEL_TABLES } from './vessel-table.ts';
@@ -134,6 +135,7 @@ export const CREATE_SCHEMA = [
   ...CREATE_IDENTITY_TABLES,
   ...CREATE_STATS_ROLLUPS,
   ...CREATE_REGION_TABLES,
+  ...CREATE_REGION_MONTHS,
   ...CREATE_SPATIAL_TABLES,
   ...CREATE_VESSEL_TABLES,
   ...CHANGE_TABLES.flatMap((t) => t.create),

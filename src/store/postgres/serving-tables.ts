@@ -3,12 +3,14 @@
 // (spatial-table.ts) and by vessel (vessel-table.ts). Each version's rows of each table are a bare
 // table filled and indexed on whichever of the writer's connections is free (task-pool.ts,
 // bare-tables.ts), then attached by the writer's own transaction, with a load's events' partitions
-// and their indexes (indexTasks).
+// and their indexes (indexTasks); the rows by region are then counted by month (region-months.ts)
+// in that transaction.
 import type pg from 'pg';
 import { attachBareTable, parentIndexStatements, type PartitionedTable } from './bare-tables.ts';
 import { listWithLineage, versionsMissingFrom } from './version-tables.ts';
 import { writeMissingStatsRollups } from './stats-rollups.ts';
 import { fillRegionTable } from './region-table.ts';
+import { writeMissingRegionMonths } from './region-months.ts';
 import { fillSpatialTable } from './spatial-table.ts';
 import { fillVesselTable } from './vessel-table.ts';
 import { runTasks, type PoolTask } from './task-pool.ts';
@@ -28,6 +30,8 @@ export interface ServingTablesWritten {
   regions: number[];
   places: number[];
   vessels: number[];
+  /** The lineage partitions whose rows by region were counted by month (region-months.ts). */
+  regionMonths: number[];
 }
 
 const TABLES = [
@@ -79,7 +83,8 @@ export async function writeMissingServingTables(connections: readonly pg.ClientB
     }
   }
   const [regions, places, vessels] = missing.map((t) => t.versions) as [number[], number[], number[]];
-  return { rollups, regions, places, vessels };
+  const regionMonths = await writeMissingRegionMonths(writer, regions);
+  return { rollups, regions, places, vessels, regionMonths };
 }
 
 /**

@@ -20,6 +20,7 @@ import { OTHER_COLUMNS } from './shared-versions.ts';
 import { SqlBuilder } from '../sql.ts';
 import { addedRows, hiddenRows, writeLayeredIdentities, writeLayeredRollups, type IdentityGroup, type LayeredVersion } from './layered-summaries.ts';
 import { CHANGE_TABLES, SPATIAL_CHANGES } from './change-tables.ts';
+import { listUpdateRegionMonths } from './region-months.ts';
 import { EVENT_COLUMNS, eventPartition } from './schema.ts';
 
 /**
@@ -158,6 +159,7 @@ export async function addUpdateRows(client: pg.ClientBase, staged: StagedFile, h
     const added = addedRows(b, v);
     for (const changes of CHANGE_TABLES) await changes.add(client, v.partition, 'update_added e', added, b.params);
     for (const changes of CHANGE_TABLES) await client.query(`INSERT INTO ${changes.versionList} VALUES ($1)`, [v.versionId]);
+    await listUpdateRegionMonths(client, v.versionId, v.partition);
     published.push(await recordVersion(client, targets[i]!, v, after, options));
     await writeLayeredRollups(client, v, after);
     const stagedId = stagedVersions.find((s) => s.kind === v.kind)?.versionId;

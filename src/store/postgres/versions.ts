@@ -9,6 +9,7 @@ import { eventCellsOf, type EventCells } from '../event-cells.ts';
 import { SCHEMA_VERSION } from './schema.ts';
 import { readStatsRollupVersions } from './stats-rollups.ts';
 import { readRegionTableVersions } from './region-table.ts';
+import { readRegionMonthVersions } from './region-months.ts';
 import { REGION_CHANGES, SPATIAL_CHANGES, VESSEL_CHANGES } from './change-tables.ts';
 import { readVesselTableVersions } from './vessel-table.ts';
 import { readSpatialTableVersions } from './spatial-table.ts';
@@ -66,6 +67,8 @@ export interface PostgresCatalog extends CatalogContents {
   statsRollupVersions: ReadonlySet<number>;
   /** The versions region_events holds (region-table.ts). */
   regionTableVersions: ReadonlySet<number>;
+  /** The versions whose rows of region_events are counted by month (region-months.ts). */
+  regionMonthVersions: ReadonlySet<number>;
   /** The lineages whose updates added and hid rows by region (change-tables.ts). */
   regionUpdatedLineages: ReadonlySet<number>;
   /** The lineages whose updates added and hid rows by place (change-tables.ts). */
@@ -103,7 +106,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<PostgresCatalog> {
       const hasIso3 = (await c.query(ISO3_COLUMN_SQL)).rowCount! > 0;
       addGeometries(regions, (await c.query({ text: regionGeometrySelect(hasIso3), rowMode: 'array' })).rows as [string, string, string, string | null, string | null][]);
     }
-    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionUpdatedLineages: await REGION_CHANGES.readUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), spatialUpdatedLineages: await SPATIAL_CHANGES.readUpdatedLineages(c), vesselTableVersions: await readVesselTableVersions(c), vesselUpdatedLineages: await VESSEL_CHANGES.readUpdatedLineages(c), scope: new VersionScope(await readPlacements(c)) };
+    return { versions, groups, regions, generation, cells: await readEventCells(c), statsRollupVersions: await readStatsRollupVersions(c), regionTableVersions: await readRegionTableVersions(c), regionMonthVersions: await readRegionMonthVersions(c), regionUpdatedLineages: await REGION_CHANGES.readUpdatedLineages(c), spatialTableVersions: await readSpatialTableVersions(c), spatialUpdatedLineages: await SPATIAL_CHANGES.readUpdatedLineages(c), vesselTableVersions: await readVesselTableVersions(c), vesselUpdatedLineages: await VESSEL_CHANGES.readUpdatedLineages(c), scope: new VersionScope(await readPlacements(c)) };
   } finally {
     await c.query('COMMIT');
   }

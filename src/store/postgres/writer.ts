@@ -9,6 +9,7 @@ import type { IuuListing, RegistryRecord } from '../../domain/vessel-identity.ts
 import { dropIdentityRows, insertIdentityRows, writeMissingIdentityRows } from './identity-table.ts';
 import { dropStatsRollups } from './stats-rollups.ts';
 import { dropRegionRows, regionPartition } from './region-table.ts';
+import { dropRegionMonths, rewriteRegionMonths } from './region-months.ts';
 import { CHANGE_TABLES, dropPartitions } from './change-tables.ts';
 import { dropSpatialRows, spatialPartition } from './spatial-table.ts';
 import { dropVesselRows, vesselPartition } from './vessel-table.ts';
@@ -95,7 +96,7 @@ export class PostgresWriter implements EngineWriter {
    * of versions written before them),
    * uncommitted; refused when there is nothing to do, or the database has another layout.
    */
-  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; split: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number }> {
+  static async migrating(url: string, onWait?: (holder: LockHolder) => void): Promise<{ writer: PostgresWriter; from: number; versions: number; rows: number; split: number; rollupVersions: number; regionVersions: number; spatialVersions: number; vesselVersions: number; regionMonthVersions: number }> {
     const client = new pg.Client(connectionConfig(url));
     await client.connect();
     try {
@@ -111,11 +112,11 @@ export class PostgresWriter implements EngineWriter {
         : layout === 3 ? await migrateLayout3(client, createSchema)
         : (await createSchema(), { versions: 0, rows: 0, split: 0 });
       if (layout === 1) writer.written.push(...(await readVersions(client)).map((v) => v.versionId));
-      const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions, vessels: vesselVersions } = await writer.writeServingTables();
-      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0 && vesselVersions === 0) {
+      const { rollups: rollupVersions, regions: regionVersions, places: spatialVersions, vessels: vesselVersions, regionMonths } = await writer.writeServingTables();
+      if (layout === SCHEMA_VERSION && rollupVersions === 0 && regionVersions === 0 && spatialVersions === 0 && vesselVersions === 0 && regionMonths === 0) {
         throw new LoadRefused(`the database already has the PostgreSQL layout ${SCHEMA_VERSION}, and the statistics rollups and rows by region, by place and by vessel of every version; nothing to migrate`);
       }
-      return { writer, from: layout, ...moved, rollupVersions, regionVersions, spatialVersions, vesselVersions };
+      return { writer, from: layout, ...moved, rollupVersions, regionVersions, spatialVersions, vesselVersions, regionMonthVersions: regionMonths };
     } catch (e) {
       await client.query('ROLLBACK').catch(() => undefined);
       await client.end();
@@ -228,8 +229,8 @@ export class PostgresWriter implements EngineWriter {
    * tasks beside, on `connections` at once (the writer's own first); resolves to how many versions
    * of each.
    */
-  private async writeServingTables(connections: readonly pg.ClientBase[] = [this.client], extra: readonly PoolTask[] = []): Promise<{ rollups: number; regions: number; places: number; vessels: number }> {
-    const { rollups, regions, places, vessels } = await writeMissingServingTables(connections, extra);
+  private async writeServingTables(connections: readonly pg.ClientBase[] = [this.client], extra: readonly PoolTask[] = []): Promise<{ rollups: number; regions: number; places: number; vessels: number; regionMonths: number }> {
+    const { rollups, regions, places, vessels, regionMonths } = await writeMissingServingTables(connections, extra);
     if (rollups > 0) this.rollupsWritten = true;
     this.regionsWritten.push(...regions);
     this.placesWritten.push(...places);
@@ -238,7 +239,7 @@ export class PostgresWriter implements EngineWriter {
     // rows of those updates still beside the table would be counted twice.
     const written = { region_events: regions, spatial_events: places, vessel_events: vessels };
     for (const changes of CHANGE_TABLES) for (const partition of written[changes.table]) await changes.drop(this.client, partition);
-    return { rollups, regions: regions.length, places: places.length, vessels: vessels.length };
+    return { rollups, regions: regions.length, places: places.length, vessels: vessels.length, regionMonths: regionMonths.length };
   }
 
   /** Every region id the staged rows carry, for the catalog (an unknown region is a 404). */
@@ -307,6 +308,7 @@ export class PostgresWriter implements EngineWriter {
     if (sharing.length === 0) {
       await dropPartition(this.client, partition);
       await dropRegionRows(this.client, partition);
+      await dropRegionMonths(this.client, partition);
       for (const changes of CHANGE_TABLES) await changes.drop(this.client, partition);
       await dropSpatialRows(this.client, partition);
       await dropVesselRows(this.client, partition);
@@ -316,7 +318,8 @@ export class PostgresWriter implements EngineWriter {
       // next update, which may take the dropped version's id, starts from that latest version.
       const latest = Math.max(...sharing);
       if (found.versionId > latest) {
-        for (const table of ['events', ...CHANGE_TABLES.map((changes) => changes.table)]) {
+        // region_months' rows carry the marks of the rows they count (region-months.ts).
+        for (const table of ['events', ...CHANGE_TABLES.map((changes) => changes.table), 'region_months']) {
           await this.client.query(`DELETE FROM ${table} WHERE version_id = $1 AND from_version > $2`, [partition, latest]);
           await this.client.query(`UPDATE ${table} SET to_version = NULL WHERE version_id = $1 AND to_version > $2`, [partition, latest]);
         }
@@ -334,6 +337,7 @@ export class PostgresWriter implements EngineWriter {
       }
     }
     for (const changes of CHANGE_TABLES) await this.client.query(`DELETE FROM ${changes.versionList} WHERE version_id = $1`, [found.versionId]);
+    await this.client.query('DELETE FROM region_month_versions WHERE version_id = $1', [found.versionId]);
     await this.client.query('DELETE FROM dataset_versions WHERE version_id = $1', [found.versionId]);
     return found.rowCount;
   }
@@ -358,6 +362,7 @@ export class PostgresWriter implements EngineWriter {
       for (const changes of CHANGE_TABLES) {
         const folded = await changes.fold(this.client, lineage);
         if (!folded) continue;
+        if (changes.table === 'region_events') await rewriteRegionMonths(this.client, lineage);
         emptied.push(...changes.partitions(lineage));
         if (folded.added + folded.hidden === 0) continue;
         added += folded.added;
