@@ -180,6 +180,46 @@ async function regionTotalsAgree(url: string, r: Random, queries: number): Promi
   }
 }
 
+/**
+ * Random pages of polygons around one of `around` (events' positions) at every version of fishing,
+ * small and at any offset, most near the list's end, in each order: the store's total and page
+ * equal those read from each version's events, where the rows an update hid lie near the page's
+ * end too.
+ */
+async function polygonPagesAgree(url: string, r: Random, around: readonly { lat: number; lon: number }[], queries: number, boxes = { halves: [0.1, 0.5, 2, 6], moved: true }): Promise<void> {
+  const stores = await openStores({ engine: 'postgres', url }, {}, undefined, false);
+  try {
+    const store = stores.current();
+    const at = { catalog: store, access: { canRead: () => true } };
+    await onClient(url, async (c) => {
+      const tags = (await c.query(`SELECT version FROM dataset_versions WHERE kind = 'fishing' ORDER BY version_id`)).rows.map((row) => row.version as string);
+      const apart = await versionRows(c);
+      for (let i = 0; i < queries; i++) {
+        const half = r.pick(boxes.halves);
+        const place = r.pick(around);
+        const [lon, lat] = boxes.moved ? [place.lon + (r.next() - 0.5) * half, place.lat + (r.next() - 0.5) * half] : [place.lon, place.lat];
+        const ring = [[lon - half, lat - half], [lon + half, lat - half], [lon + half, lat + half], [lon - half, lat + half], [lon - half, lat - half]].map(([x, y]) => [Math.max(-180, Math.min(180, x!)), Math.max(-90, Math.min(90, y!))]);
+        const filters: EventFilters = { datasets: [`public-global-fishing-events:${r.pick(tags)}`], geometry: { type: 'Polygon', coordinates: [ring] } };
+        randomWindow(r, filters, 0.3);
+        // Start order most: its pages are read a cell at a time (spatial-queries.ts).
+        const sort = r.pick(['+start', '-start', '+start', '-start', '+end', '-end'] as const);
+        const total = await store.count(await normalizeListQuery(filters, { limit: 1, offset: 0, sort }, at));
+        const list = await normalizeListQuery(filters, { limit: r.pick([1, 2, 5, 100]), offset: r.chance(0.6) ? r.int(Math.max(0, total - 3), total) : r.int(0, total), sort }, at);
+        const where = JSON.stringify({ filters, sort, offset: list.offset, limit: list.limit });
+        const onEvents = compileWhere(list, OWN_PARTITIONS);
+        assert.equal(total, Number((await c.query({ text: `${apart.events} SELECT count(*) FROM events WHERE ${onEvents.sql}`, values: onEvents.params })).rows[0].count), where);
+        const page = compileSearch(list, OWN_PARTITIONS);
+        const expected = (await c.query({ text: `${apart.events} ${page.sql}`, values: page.params, rowMode: 'array' })).rows.map((row) => row[0]);
+        const got: string[] = [];
+        for await (const chunk of await store.search(list)) got.push(...chunk);
+        assert.deepEqual(got, expected, where);
+      }
+    });
+  } finally {
+    await stores.close();
+  }
+}
+
 /** A window of whole months, or of a year as the web app asks, sometimes open at one end. */
 function wholeMonthWindow(r: Random, filters: EventFilters): void {
   const year = r.int(2017, 2024);
@@ -478,6 +518,29 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
     }
   });
 
+  test('pages of polygons a cell at a time, where an update removed the first events of the densest cell', async () => {
+    const copy = await buildFixtureDb({ events: 3000, seed: 11 });
+    try {
+      // The densest half-degree cell of fishing, and its first events in start order: removed, none
+      // takes their place, so its first rows up to a page's end hold fewer than the page needs.
+      const fishing = copy.records.filter((rec) => rec.kind === 'fishing');
+      const byCell = new Map<number, typeof fishing>();
+      for (const rec of fishing) byCell.set(cellKey(rec.lat, rec.lon), [...(byCell.get(cellKey(rec.lat, rec.lon)) ?? []), rec]);
+      const densest = [...byCell.values()].sort((a, b) => b.length - a.length)[0]!;
+      assert.ok(densest.length >= 8, `the densest cell holds ${densest.length} fishing events`);
+      const first = [...densest].sort((a, b) => a.startMs - b.startMs || a.id.localeCompare(b.id)).slice(0, 3);
+      const removals = join(copy.dir, 'removed.txt');
+      writeFileSync(removals, first.map((rec) => `${rec.id}\n`).join(''));
+      await loadFiles([], { database: copy.database, version: 'v2', source: 'test', kind: 'fishing', update: { removals: [await readRemovals(removals, 'fishing')] } });
+      // The cell itself, just inside its edges (src/geo/grid.ts: half a degree, from -90 and -180).
+      const center = { lat: (Math.floor((first[0]!.lat + 90) * 2) + 0.5) / 2 - 90, lon: (Math.floor((first[0]!.lon + 180) * 2) + 0.5) / 2 - 180 };
+      await polygonPagesAgree((copy.database as { url: string }).url, new Random(12), [center], 60, { halves: [0.2499], moved: false });
+      await polygonPagesAgree((copy.database as { url: string }).url, new Random(13), first, 60);
+    } finally {
+      await copy.cleanup();
+    }
+  });
+
   test('a dropped version\'s rows go; an update\'s new version has its own', async () => {
     const copy = await buildFixtureDb({ events: 3000, seed: 11 });
     const copyUrl = (copy.database as { url: string }).url;
@@ -542,6 +605,10 @@ describe('statistics rollups, rows by region, by place and by vessel on PostgreS
       assert.equal(await regionDifferences(copyUrl), 0);
       assert.equal(await regionMonthDifferences(copyUrl), 0);
       assert.ok(await regionTotalsAgree(copyUrl, new Random(8), 40) > 15, 'after two updates');
+      // Around the event changed and the one removed, whose row is hidden with none in its place.
+      const updatedPlaces = copy.records.filter((rec) => rec.id === String(changed!['event_id']) || rec.id === String(removed!['event_id']));
+      assert.equal(updatedPlaces.length, 2);
+      await polygonPagesAgree(copyUrl, new Random(9), updatedPlaces, 200);
       assert.equal(await spatialDifferences(copyUrl), 0);
       assert.equal(await vesselDifferences(copyUrl), 0);
       await onClient(copyUrl, async (c) => {
