@@ -7,25 +7,15 @@
 import { fieldsRead, type Condition, type Field } from '../query/plan.ts';
 import type { StatsOptionsNormalized } from '../query/stats.ts';
 import type { EventQuery } from '../query/types.ts';
+import { wholeMonthsOf, type WholeMonthSpan } from './whole-months.ts';
 
 /** The fields a rollup has columns for; the time window's are answered by its whole months. */
 const ROLLUP_FIELDS: ReadonlySet<Field> = new Set<Field>(['version', 'vesselFlag']);
 const TIME_FIELDS: ReadonlySet<Field> = new Set<Field>(['start', 'end']);
 
-export interface MonthStatsPlan {
+export interface MonthStatsPlan extends WholeMonthSpan {
   /** The query's conditions on the rollup's columns (versions, flags), rendered on the rollup. */
   rollupConditions: Condition[];
-  /** The first whole month of the window (epoch ms of its first instant), or undefined when it has no start. */
-  firstWholeMs?: number;
-  /** The month after the window's last whole month, or undefined when it has no end. */
-  afterWholeMs?: number;
-}
-
-/** The first instant of the month of `ms`, or of the next month when `next` and `ms` is not a month's first instant. */
-function monthStart(ms: number, next: boolean): number {
-  const d = new Date(ms);
-  const start = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  return next && start < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : start;
 }
 
 /**
@@ -49,8 +39,6 @@ export function planMonthStats(query: EventQuery, options: StatsOptionsNormalize
   // In either mode every event starting inside the window is counted (its end is at or after its
   // start); OVERLAP adds those starting before it, which the edge before the whole months reads
   // from the events with the window's conditions.
-  const firstWholeMs = query.time.startMs === undefined ? undefined : monthStart(query.time.startMs, true);
-  const afterWholeMs = query.time.endMs === undefined ? undefined : monthStart(query.time.endMs, false);
-  if (firstWholeMs !== undefined && afterWholeMs !== undefined && firstWholeMs >= afterWholeMs) return undefined;
-  return { rollupConditions, firstWholeMs, afterWholeMs };
+  const months = wholeMonthsOf(query.time.startMs, query.time.endMs);
+  return months && { rollupConditions, ...months };
 }

@@ -12,6 +12,7 @@
 import type pg from 'pg';
 import type { Condition } from '../../query/plan.ts';
 import type { SqlBuilder } from '../sql.ts';
+import { wholeMonthsOf, type WholeMonthSpan } from '../whole-months.ts';
 import { listWithLineage, versionsListedIn, versionsMissingFrom } from './version-tables.ts';
 import { partitionName } from './bare-tables.ts';
 import { VERSION_MARKS } from './lineage.ts';
@@ -74,23 +75,11 @@ export async function readRegionMonthVersions(c: pg.ClientBase): Promise<Set<num
   return versionsListedIn(c, 'region_month_versions');
 }
 
-/** The whole months of a region query's window, epoch ms of their first and next-after-last days (unbounded: undefined). */
-export interface WholeMonths {
-  from?: number;
-  to?: number;
+/** The whole months of a region query's window, with the conditions region_months answers. */
+export interface WholeMonths extends WholeMonthSpan {
   /** The conditions on the rows that region_months has columns for: the versions and flags. */
   counted: Condition[];
 }
-
-const firstMonthAtOrAfter = (ms: number): number => {
-  const d = new Date(ms);
-  const month = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  return month < ms ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : month;
-};
-const monthAtOrBefore = (ms: number): number => {
-  const d = new Date(ms);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-};
 
 /**
  * The months whose every row meets a region query's other conditions, when they are versions,
@@ -110,15 +99,13 @@ export function wholeMonths(others: readonly Condition[]): WholeMonths | undefin
     else if (c.is === 'or' && c.any.length === 2 && c.any[0]!.is === 'atOrAfter' && c.any[0]!.field === 'end' && c.any[1]!.is === 'missing' && c.any[1]!.field === 'end') lower = Math.max(lower, c.any[0]!.ms);
     else return undefined;
   }
-  const from = Number.isFinite(lower) ? firstMonthAtOrAfter(lower) : undefined;
-  const to = Number.isFinite(upper) ? monthAtOrBefore(upper) : undefined;
-  if (from !== undefined && to !== undefined && from >= to) return undefined;
-  return { from, to, counted };
+  const months = wholeMonthsOf(Number.isFinite(lower) ? lower : undefined, Number.isFinite(upper) ? upper : undefined);
+  return months && { ...months, counted };
 }
 
 /** The sum over region_months of the months `months` names, of the rows meeting `counted` (rendered) of one layer's region. */
 export function regionMonthsSum(b: SqlBuilder, member: string, region: string, months: WholeMonths, counted: string): string {
   const day = (ms: number) => `${b.param(new Date(ms).toISOString().slice(0, 10))}::date`;
-  const bounds = [...(months.from !== undefined ? [`month >= ${day(months.from)}`] : []), ...(months.to !== undefined ? [`month < ${day(months.to)}`] : [])];
+  const bounds = [...(months.firstWholeMs !== undefined ? [`month >= ${day(months.firstWholeMs)}`] : []), ...(months.afterWholeMs !== undefined ? [`month < ${day(months.afterWholeMs)}`] : [])];
   return `(SELECT coalesce(sum(n), 0) FROM region_months WHERE ${[`member = ${b.param(member)}`, `region = ${b.param(region)}`, counted, ...bounds].join(' AND ')})`;
 }

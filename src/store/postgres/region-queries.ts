@@ -25,8 +25,8 @@ export function regionCountSql(plan: RegionPlan, scope: VersionScope, updatedLin
   const ownCount = months && ((b: SqlBuilder, rows: () => string) => {
     const counted = months.counted.map((c) => renderCondition(b, c, scope)).join(' AND ');
     const edges = [
-      ...(months.from !== undefined ? [renderCondition(b, { is: 'before', field: 'start', ms: months.from }, scope)] : []),
-      ...(months.to !== undefined ? [renderCondition(b, { is: 'atOrAfter', field: 'start', ms: months.to }, scope)] : []),
+      ...(months.firstWholeMs !== undefined ? [renderCondition(b, { is: 'before', field: 'start', ms: months.firstWholeMs }, scope)] : []),
+      ...(months.afterWholeMs !== undefined ? [renderCondition(b, { is: 'atOrAfter', field: 'start', ms: months.afterWholeMs }, scope)] : []),
     ];
     return `(${[regionMonthsSum(b, plan.region.member, plan.region.id, months, counted), ...edges.map((edge) => `(SELECT count(*) FROM region_events WHERE ${rows()} AND ${edge})`)].join(' + ')})`;
   });
