@@ -118,7 +118,7 @@ export class ChangeTables {
    * A compile.ts CompiledSql, named by its shape: compile.ts reaches this module through schema.ts.
    * `ownCount`: the count of the table's own rows meeting `rows()` (the condition, rendered at its
    * first call: a parameter in no statement has no type), where something else counts them too
-   * (region-months.ts).
+   * (region-months.ts) or counts them otherwise (spatial-queries.ts, a polygon's cells apart).
    */
   countSql(conditions: readonly Condition[], scope: VersionScope, updatedLineages: ReadonlySet<number>, where: (b: SqlBuilder, scope: VersionScope) => string, ownCount?: (b: SqlBuilder, rows: () => string) => string): { sql: string; params: unknown[] } {
     const b = new SqlBuilder();

@@ -34,9 +34,28 @@ function rowsWhere(b: SqlBuilder, plan: SpatialConditions, others: readonly Cond
   ].join(' AND ');
 }
 
-/** The query's total (change-tables.ts countSql). */
+/**
+ * The query's total (change-tables.ts countSql), spatial_events' own rows counted by ownRowsCount;
+ * the rows updates add and hide are few, and their counts read their indexes alone as they are.
+ */
 export function spatialCountSql(plan: SpatialConditions, scope: VersionScope, updatedLineages: ReadonlySet<number>): CompiledSql {
-  return SPATIAL_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => rowsWhere(b, plan, plan.others, versions));
+  return SPATIAL_CHANGES.countSql(plan.others, scope, updatedLineages, (b, versions) => rowsWhere(b, plan, plan.others, versions), (b) => ownRowsCount(b, plan, scope));
+}
+
+/**
+ * spatial_events' own rows in the polygons that meet the query's other conditions: the cells wholly
+ * inside and those an edge comes near counted apart, each an index-only scan of its cells. One
+ * count of both (rowsWhere's OR) was planned as a bitmap scan, which read the rows' heap pages too:
+ * three boxes of the benchmark's polygon class at 10M, page cache dropped, 142-218 ms against 92-122
+ * apart, 9-17 ms warm against 6-14 (2026-12-05; docs/performance.md, "The PostgreSQL engine:
+ * polygons").
+ */
+function ownRowsCount(b: SqlBuilder, plan: SpatialConditions, scope: VersionScope): string {
+  const { inside, edge } = plan.cover;
+  const others = plan.others.map((c) => renderCondition(b, c, scope));
+  const count = (cells: readonly number[], test: string[]) => `(SELECT count(*) FROM spatial_events WHERE ${[`cell_key = ANY(${b.param(cells)}::integer[])`, ...test, ...others].join(' AND ')})`;
+  const counts = [...(inside.length > 0 ? [count(inside, [])] : []), ...(edge.length > 0 ? [count(edge, [positionIn(shapeOf(b, plan))])] : [])];
+  return counts.length > 0 ? `(${counts.join(' + ')})` : '0';
 }
 
 /** The orders of spatial_events' index within a cell (version_id, cell_key, start_ts, id). */
