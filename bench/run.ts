@@ -29,6 +29,7 @@ import { tileBounds, tileOf } from '../src/geo/tiles.ts';
 import { GRID, POINT_ZOOM } from '../src/shape/vector-tile.ts';
 import { normalizeVesselSearch, VesselSearchQuerySchema } from '../src/query/vessel-params.ts';
 import { vesselDirectory } from '../src/vessels/directories.ts';
+import { box } from './boxes.ts';
 
 const { values: args } = parseArgs({ options: { events: { type: 'string' }, seed: { type: 'string', default: '1' }, quick: { type: 'boolean', default: false }, samples: { type: 'string' }, only: { type: 'string' }, peers: { type: 'boolean', default: false }, db: { type: 'string' }, engine: { type: 'string', default: 'duckdb' } } });
 if (args.engine !== 'duckdb' && args.engine !== 'postgres') throw new Error('--engine must be duckdb or postgres');
@@ -68,8 +69,7 @@ const vessels = (await column(`SELECT vessel_id FROM ${LATEST} USING SAMPLE rese
 const regionRows = (await column(`SELECT e.eez[1], e.vessel_flag, year(e.start_ts)::INTEGER FROM ${LATEST} e WHERE len(e.eez) > 0 AND e.vessel_flag IS NOT NULL USING SAMPLE reservoir(4000 ROWS) REPEATABLE (${seed + 2})`)) as [string, string, number][];
 const eezShapes = (await column(`SELECT geometry FROM region_geometries WHERE dataset = 'public-eez-areas' AND id IN (SELECT DISTINCT unnest(eez) FROM ${LATEST} USING SAMPLE reservoir(5000 ROWS) REPEATABLE (${seed + 3})) AND length(geometry) < 20000`)).map((x) => JSON.parse(x[0] as string));
 const fishingTotal = ((await column(`SELECT count(*)::DOUBLE FROM ${LATEST} WHERE kind = 'fishing'`))[0]![0]) as number;
-// Where fishing happens, and when: the polygon class draws 6-degree boxes around these, so each
-// box holds events (an EEZ drawn at random often held none, which measured an empty answer).
+// Where fishing happens, and when: the polygon class draws its boxes around these (boxes.ts).
 const fishingPlaces = (await column(`SELECT lat, lon, year(start_ts)::INTEGER FROM ${LATEST} WHERE kind = 'fishing' USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 4})`)) as [number, number, number][];
 // Vessels as users look for them: an MMSI, a whole name, a name's first word.
 const vesselQueries = (await column(`SELECT vessel_ssvid, vessel_name FROM ${LATEST} WHERE vessel_ssvid IS NOT NULL AND vessel_name IS NOT NULL USING SAMPLE reservoir(2000 ROWS) REPEATABLE (${seed + 5})`))
@@ -99,12 +99,6 @@ interface WorkloadClass {
   twin?(request: Request): Request;
 }
 
-/** A GeoJSON box `half` degrees either side of a point, kept within the world. */
-const box = (lat: number, lon: number, half: number) => {
-  const [s, n] = [Math.max(-90, lat - half), Math.min(90, lat + half)];
-  const [w, e] = [Math.max(-180, lon - half), Math.min(180, lon + half)];
-  return { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] };
-};
 const q = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 const year = () => pick(years);
 const classes: WorkloadClass[] = [
@@ -112,7 +106,7 @@ const classes: WorkloadClass[] = [
   { name: 'vessel history', make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL.join(','), vessels: pick(vessels), 'start-date': '2017-01-01', 'end-date': '2025-01-01', limit: 100, offset: 0, sort: '-start' })}` }) },
   { name: 'region list with total', make: () => { const [eez, flag, y] = pick(regionRows); return { method: 'GET', path: `/v3/events?${q({ datasets: ALL[0]!, 'region-datasets': 'public-eez-areas', 'region-ids': eez, flags: flag, 'start-date': `${y}-01-01`, 'end-date': `${y + 1}-01-01`, limit: 100, offset: 0 })}` }; } },
   { name: 'encounter types, one year', make: () => { const y = year(); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[1]], encounterTypes: ['CARRIER-FISHING', 'FISHING-CARRIER'], startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
-  { name: 'polygon + 10 nm buffer, one year', make: () => { const [lat, lon, y] = pick(fishingPlaces); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: box(lat, lon, 3), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
+  { name: 'polygon + 10 nm buffer, one year', make: () => { const [lat, lon, y] = pick(fishingPlaces); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: box(lat, lon), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } },
   // Drawn from the EEZs of sampled events whose shapes are small enough: none may be (50M, 2026-11-28).
   ...(eezShapes.length === 0 ? [] : [{ name: 'polygon (an EEZ) + 10 nm buffer, one year', make: (): Request => { const y = year(); return { method: 'POST', path: '/v3/events?limit=100&offset=0', body: { datasets: [ALL[0]], geometry: pick(eezShapes), 'buffer-value': 10, 'buffer-unit': 'NAUTICALMILES', startDate: `${y}-01-01`, endDate: `${y + 1}-01-01` } }; } }]),
   { name: `deep page (offset ${deepOffset})`, make: () => ({ method: 'GET', path: `/v3/events?${q({ datasets: ALL[0]!, limit: 100, offset: deepOffset - Math.floor(r.next() * 100), sort: pick(['+start', '-start']) })}` }) },

@@ -17,16 +17,21 @@ const shapeOf = (b: SqlBuilder, plan: SpatialConditions) => `ST_SetSRID(ST_GeomF
 const positionIn = (shape: string) => `ST_Intersects(ST_SetSRID(ST_MakePoint(lon, lat), 4326), ${shape})`;
 
 /**
+ * `part` of each set of the polygons' cells with the test its rows take: the cells wholly inside
+ * none, those an edge comes near their own position; a set without cells has no part.
+ */
+function cellParts<T>(b: SqlBuilder, plan: SpatialConditions, part: (cells: readonly number[], test: string[]) => T): T[] {
+  const { inside, edge } = plan.cover;
+  return [...(inside.length > 0 ? [part(inside, [])] : []), ...(edge.length > 0 ? [part(edge, [positionIn(shapeOf(b, plan))])] : [])];
+}
+
+/**
  * The rows in the polygons that meet `others`: the cells wholly inside count as they are, the rows
  * of the cells an edge comes near are tested on their own position.
  */
 function rowsWhere(b: SqlBuilder, plan: SpatialConditions, others: readonly Condition[], scope: VersionScope): string {
   const { inside, edge } = plan.cover;
-  const shape = shapeOf(b, plan);
-  const inPolygons = [
-    ...(inside.length > 0 ? [`cell_key = ANY(${b.param(inside)}::integer[])`] : []),
-    ...(edge.length > 0 ? [`(cell_key = ANY(${b.param(edge)}::integer[]) AND ${positionIn(shape)})`] : []),
-  ];
+  const inPolygons = cellParts(b, plan, (cells, test) => `(${[`cell_key = ANY(${b.param(cells)}::integer[])`, ...test].join(' AND ')})`);
   return [
     `cell_key = ANY(${b.param([...inside, ...edge])}::integer[])`,
     inPolygons.length > 0 ? `(${inPolygons.join(' OR ')})` : 'FALSE',
@@ -51,10 +56,8 @@ export function spatialCountSql(plan: SpatialConditions, scope: VersionScope, up
  * polygons").
  */
 function ownRowsCount(b: SqlBuilder, plan: SpatialConditions, scope: VersionScope): string {
-  const { inside, edge } = plan.cover;
   const others = plan.others.map((c) => renderCondition(b, c, scope));
-  const count = (cells: readonly number[], test: string[]) => `(SELECT count(*) FROM spatial_events WHERE ${[`cell_key = ANY(${b.param(cells)}::integer[])`, ...test, ...others].join(' AND ')})`;
-  const counts = [...(inside.length > 0 ? [count(inside, [])] : []), ...(edge.length > 0 ? [count(edge, [positionIn(shapeOf(b, plan))])] : [])];
+  const counts = cellParts(b, plan, (cells, test) => `(SELECT count(*) FROM spatial_events WHERE ${[`cell_key = ANY(${b.param(cells)}::integer[])`, ...test, ...others].join(' AND ')})`);
   return counts.length > 0 ? `(${counts.join(' + ')})` : '0';
 }
 
@@ -113,7 +116,5 @@ function firstRowsPerCell(b: SqlBuilder, plan: SpatialConditions, query: ListQue
   const cellRows = (cells: readonly number[], test: string[]) =>
     `SELECT r.* FROM unnest(${b.param(cells)}::integer[]) AS c(cell_key), LATERAL (SELECT ${PAGE_KEY_COLUMNS}, end_ts FROM ${table} t
       WHERE ${['t.cell_key = c.cell_key', ...test, ...others].join(' AND ')} ORDER BY ${ORDER_BY[query.sort]} LIMIT ${reach('c.cell_key')}) r`;
-  const { inside, edge } = plan.cover;
-  const parts = [...(inside.length > 0 ? [cellRows(inside, [])] : []), ...(edge.length > 0 ? [cellRows(edge, [positionIn(shapeOf(b, plan))])] : [])];
-  return parts.join(' UNION ALL ');
+  return cellParts(b, plan, cellRows).join(' UNION ALL ');
 }
