@@ -43,10 +43,13 @@ export const vesselPartition = (versionId: number): string => partitionName('ves
 
 /**
  * Rows sorted at once: a version of more is written in ranges of vessel ids of about this many,
- * one sort each, so that the sort's spill to disk is a range's (some 2 GB), not the version's (8 GB
- * for the 10M catalogue's fishing, beside the 8 GB being written).
+ * one sort each, so that the sort's spill to disk is a range's (some 1.1 KB a row: 8.4 GB at most),
+ * not the version's (38 GB for a 50M catalogue's fishing). Each range reads the whole partition
+ * again, so a version that fits is sorted whole: the 10M catalogue's fishing (7.2M rows, a 14 GB
+ * partition) took 89 s in one sort against 144 s in four ranges of 1.8M (docs/performance.md,
+ * "The PostgreSQL engine: loads").
  */
-const RANGE_ROWS = 2_000_000;
+const RANGE_ROWS = 8_000_000;
 
 /** Versions of this many rows or more draw their ranges' bounds from 1 % of their pages (some 2,000 of a million rows' 200,000 pages); smaller ones from every row. */
 const SAMPLED_FROM = 1_000_000;
