@@ -43,8 +43,8 @@ export const vesselPartition = (versionId: number): string => partitionName('ves
 
 /**
  * Rows sorted at once: a version of more is written in ranges of vessel ids of about this many,
- * one sort each, so that the sort's spill to disk is a range's (some 1.1 KB a row: 8.4 GB at most),
- * not the version's (38 GB for a 50M catalogue's fishing). Each range reads the whole partition
+ * one sort each, so that the sort's spill to disk is a range's (some 1.1 KB a row: 8.8 GB at most),
+ * not the version's (40 GB for a 50M catalogue's fishing). Each range reads the whole partition
  * again, so a version that fits is sorted whole: the 10M catalogue's fishing (7.2M rows, a 14 GB
  * partition) took 89 s in one sort against 144 s in four ranges of 1.8M (docs/performance.md,
  * "The PostgreSQL engine: loads").
