@@ -46,8 +46,8 @@ export const vesselPartition = (versionId: number): string => partitionName('ves
  * one sort each, so that the sort's spill to disk is a range's (some 1.1 KB a row: 8.8 GB at most),
  * not the version's (40 GB for a 50M catalogue's fishing). Each range reads the whole partition
  * again, so a version that fits is sorted whole: the 10M catalogue's fishing (7.2M rows, a 14 GB
- * partition) took 89 s in one sort against 144 s in four ranges of 1.8M (docs/performance.md,
- * "The PostgreSQL engine: loads").
+ * partition) took 85.6-89.3 s in one sort against 111.6-143.6 s in four ranges of 1.8M, in turns
+ * (docs/performance.md, "The PostgreSQL engine: loads").
  */
 const RANGE_ROWS = 8_000_000;
 
